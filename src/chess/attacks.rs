@@ -1,0 +1,295 @@
+//! Attack tables: leapers (knight, king, pawn) computed at compile time, sliders
+//! (bishop, rook) by "fancy" magic bitboards built once at start-up, and the
+//! `between`/`line` tables used for pins, check blocking and explanations.
+
+use super::bitboard::Bitboard;
+use super::types::{Color, PieceType, Square};
+use std::sync::LazyLock;
+
+const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i8, (sq / 8) as i8);
+        let mut bits = 0u64;
+        let mut i = 0;
+        while i < deltas.len() {
+            let (df, dr) = deltas[i];
+            let (nf, nr) = (f + df, r + dr);
+            if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                bits |= 1 << (nr * 8 + nf);
+            }
+            i += 1;
+        }
+        table[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    table
+}
+
+static KNIGHT: [Bitboard; 64] = leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+static KING: [Bitboard; 64] = leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
+static PAWN: [[Bitboard; 64]; 2] = [leaper_table(&[(-1, 1), (1, 1)]), leaper_table(&[(-1, -1), (1, -1)])];
+
+const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+#[inline(always)]
+pub fn knight_attacks(sq: Square) -> Bitboard {
+    KNIGHT[sq.index()]
+}
+#[inline(always)]
+pub fn king_attacks(sq: Square) -> Bitboard {
+    KING[sq.index()]
+}
+/// Squares a pawn of `color` on `sq` attacks.
+#[inline(always)]
+pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
+    PAWN[color.index()][sq.index()]
+}
+
+/// Slow reference slider attacks by ray walking; used to build the tables and in tests.
+pub fn sliding_attacks_slow(dirs: &[(i8, i8)], sq: Square, occupied: Bitboard) -> Bitboard {
+    let mut result = Bitboard::EMPTY;
+    for &(df, dr) in dirs {
+        let (mut f, mut r) = (sq.file().index() as i8, sq.rank().index() as i8);
+        loop {
+            f += df;
+            r += dr;
+            if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                break;
+            }
+            let s = Square::new((r * 8 + f) as u8);
+            result = result.with(s);
+            if occupied.contains(s) {
+                break;
+            }
+        }
+    }
+    result
+}
+
+#[derive(Clone, Copy, Default)]
+struct Magic {
+    mask: u64,
+    magic: u64,
+    shift: u32,
+    offset: usize,
+}
+
+impl Magic {
+    #[inline(always)]
+    fn index(&self, occupied: Bitboard) -> usize {
+        self.offset + ((occupied.0 & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
+    }
+}
+
+struct SliderTables {
+    rook: [Magic; 64],
+    bishop: [Magic; 64],
+    attacks: Vec<Bitboard>,
+}
+
+/// Relevant occupancy: the rays without their last square (the edge never blocks anything beyond).
+fn relevant_mask(dirs: &[(i8, i8)], sq: Square) -> u64 {
+    let mut mask = 0u64;
+    for &(df, dr) in dirs {
+        let (mut f, mut r) = (sq.file().index() as i8, sq.rank().index() as i8);
+        loop {
+            f += df;
+            r += dr;
+            let (nf, nr) = (f + df, r + dr);
+            if !(0..8).contains(&nf) || !(0..8).contains(&nr) {
+                break;
+            }
+            mask |= 1 << (r * 8 + f);
+        }
+    }
+    mask
+}
+
+/// xorshift64*: deterministic, so the tables (and start-up time) are the same on every run.
+struct Prng(u64);
+impl Prng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(2685821657736338717)
+    }
+    fn sparse(&mut self) -> u64 {
+        self.next() & self.next() & self.next()
+    }
+}
+
+/// Finds a magic for one square and fills its slice of the attack table.
+fn init_square(dirs: &[(i8, i8)], sq: Square, offset: usize, table: &mut Vec<Bitboard>, rng: &mut Prng) -> Magic {
+    let mask = relevant_mask(dirs, sq);
+    let bits = mask.count_ones();
+    let size = 1usize << bits;
+    // Enumerate all subsets of the mask (Carry-Rippler) with their true attacks.
+    let mut occupancies = Vec::with_capacity(size);
+    let mut reference = Vec::with_capacity(size);
+    let mut subset = 0u64;
+    loop {
+        occupancies.push(subset);
+        reference.push(sliding_attacks_slow(dirs, sq, Bitboard(subset)));
+        subset = subset.wrapping_sub(mask) & mask;
+        if subset == 0 {
+            break;
+        }
+    }
+    table.resize(offset + size, Bitboard::EMPTY);
+    let mut epoch = vec![0u32; size];
+    let mut attempt = 0u32;
+    loop {
+        let magic = rng.sparse();
+        if (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
+            continue;
+        }
+        attempt += 1;
+        let m = Magic { mask, magic, shift: 64 - bits, offset };
+        let mut ok = true;
+        for (occ, att) in occupancies.iter().zip(&reference) {
+            let idx = ((occ.wrapping_mul(magic)) >> m.shift) as usize;
+            if epoch[idx] < attempt {
+                epoch[idx] = attempt;
+                table[offset + idx] = *att;
+            } else if table[offset + idx] != *att {
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            return m;
+        }
+    }
+}
+
+static SLIDERS: LazyLock<SliderTables> = LazyLock::new(|| {
+    let mut attacks = Vec::with_capacity(108_000);
+    let mut rng = Prng(0x9E37_79B9_7F4A_7C15);
+    let mut rook = [Magic::default(); 64];
+    let mut bishop = [Magic::default(); 64];
+    for sq in Square::all() {
+        rook[sq.index()] = init_square(&ROOK_DIRS, sq, attacks.len(), &mut attacks, &mut rng);
+    }
+    for sq in Square::all() {
+        bishop[sq.index()] = init_square(&BISHOP_DIRS, sq, attacks.len(), &mut attacks, &mut rng);
+    }
+    SliderTables { rook, bishop, attacks }
+});
+
+struct LineTables {
+    /// Squares strictly between two squares on a common line, else empty.
+    between: Vec<[Bitboard; 64]>,
+    /// The whole line (edge to edge) through two squares, else empty.
+    line: Vec<[Bitboard; 64]>,
+}
+
+static LINES: LazyLock<LineTables> = LazyLock::new(|| {
+    let mut between = vec![[Bitboard::EMPTY; 64]; 64];
+    let mut line = vec![[Bitboard::EMPTY; 64]; 64];
+    for a in Square::all() {
+        for (dirs, _) in [(&ROOK_DIRS, 0), (&BISHOP_DIRS, 1)] {
+            let from_a = sliding_attacks_slow(dirs, a, Bitboard::EMPTY);
+            for b in from_a {
+                let from_b = sliding_attacks_slow(dirs, b, Bitboard::EMPTY);
+                line[a.index()][b.index()] = (from_a & from_b) | Bitboard::from_square(a) | Bitboard::from_square(b);
+                between[a.index()][b.index()] = sliding_attacks_slow(dirs, a, Bitboard::from_square(b))
+                    & sliding_attacks_slow(dirs, b, Bitboard::from_square(a));
+            }
+        }
+    }
+    LineTables { between, line }
+});
+
+/// Forces the lazy tables; called at start-up so the first search does not pay for it.
+pub fn init() {
+    LazyLock::force(&SLIDERS);
+    LazyLock::force(&LINES);
+}
+
+#[inline(always)]
+pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    let t = &*SLIDERS;
+    t.attacks[t.bishop[sq.index()].index(occupied)]
+}
+
+#[inline(always)]
+pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    let t = &*SLIDERS;
+    t.attacks[t.rook[sq.index()].index(occupied)]
+}
+
+#[inline(always)]
+pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    bishop_attacks(sq, occupied) | rook_attacks(sq, occupied)
+}
+
+/// Attacks of a piece of type `pt` (not pawn) on `sq` given the occupancy.
+#[inline(always)]
+pub fn piece_attacks(pt: PieceType, sq: Square, occupied: Bitboard) -> Bitboard {
+    match pt {
+        PieceType::Knight => knight_attacks(sq),
+        PieceType::Bishop => bishop_attacks(sq, occupied),
+        PieceType::Rook => rook_attacks(sq, occupied),
+        PieceType::Queen => queen_attacks(sq, occupied),
+        PieceType::King => king_attacks(sq),
+        PieceType::Pawn => Bitboard::EMPTY,
+    }
+}
+
+/// Squares strictly between `a` and `b` if they share a rank, file or diagonal.
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    LINES.between[a.index()][b.index()]
+}
+
+/// The full line through `a` and `b` (edge to edge), empty if they are not aligned.
+#[inline(always)]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    LINES.line[a.index()][b.index()]
+}
+
+/// True when the three squares lie on one rank, file or diagonal.
+#[inline(always)]
+pub fn aligned(a: Square, b: Square, c: Square) -> bool {
+    line(a, b).contains(c)
+}
+
+/// Empty-board rays of a rook/bishop (for geometry checks in explanations).
+pub fn empty_board_attacks(pt: PieceType, sq: Square) -> Bitboard {
+    match pt {
+        PieceType::Bishop => bishop_attacks(sq, Bitboard::EMPTY),
+        PieceType::Rook => rook_attacks(sq, Bitboard::EMPTY),
+        PieceType::Queen => queen_attacks(sq, Bitboard::EMPTY),
+        _ => piece_attacks(pt, sq, Bitboard::EMPTY),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_attacks_match_ray_walking() {
+        let mut rng = Prng(12345);
+        for sq in Square::all() {
+            for _ in 0..200 {
+                let occ = Bitboard(rng.next() & rng.next());
+                assert_eq!(rook_attacks(sq, occ), sliding_attacks_slow(&ROOK_DIRS, sq, occ));
+                assert_eq!(bishop_attacks(sq, occ), sliding_attacks_slow(&BISHOP_DIRS, sq, occ));
+            }
+        }
+    }
+
+    #[test]
+    fn between_and_line() {
+        let (a1, h8) = (Square::A1, Square::H8);
+        assert_eq!(between(a1, h8).count(), 6);
+        assert_eq!(line(a1, h8).count(), 8);
+        assert!(between(Square::A1, Square::B1).is_empty());
+        assert!(line(Square::A1, Square::new(17)).is_empty()); // b3: knight-jump away
+    }
+}

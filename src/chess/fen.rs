@@ -1,0 +1,263 @@
+//! FEN parsing (with typed errors naming the field and character) and printing.
+
+use super::bitboard::Bitboard;
+use super::position::Position;
+use super::types::{CastleSide, CastlingRights, Color, File, Piece, PieceType, Rank, Square};
+use std::fmt;
+
+pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// What is wrong with a FEN string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    Empty,
+    /// Wrong number of whitespace-separated fields (4 to 6 accepted).
+    FieldCount(usize),
+    /// The placement does not have 8 ranks.
+    RankCount(usize),
+    BadPieceChar {
+        rank: Rank,
+        ch: char,
+    },
+    RankTooLong {
+        rank: Rank,
+    },
+    RankTooShort {
+        rank: Rank,
+        files: usize,
+    },
+    KingCount {
+        color: Color,
+        count: usize,
+    },
+    PawnOnBackRank {
+        square: Square,
+    },
+    BadSideToMove(String),
+    BadCastling(String),
+    /// A castling right without the king and that rook on their initial squares.
+    CastlingWithoutPieces {
+        right: char,
+    },
+    BadEnPassant(String),
+    /// An e.p. square that no double push can have produced.
+    ImpossibleEnPassant {
+        square: Square,
+    },
+    BadHalfmoveClock(String),
+    BadFullmoveNumber(String),
+    /// The side that is not to move is in check (its king could be captured).
+    OpponentInCheck,
+    TooManyPieces {
+        color: Color,
+        count: usize,
+    },
+    TooManyCheckers,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Empty => write!(f, "empty FEN"),
+            FenError::FieldCount(n) => write!(f, "FEN has {n} fields; expected 6 (placement, side, castling, en passant, halfmove clock, fullmove number; the clocks may be omitted)"),
+            FenError::RankCount(n) => write!(f, "piece placement has {n} ranks; expected 8 separated by '/'"),
+            FenError::BadPieceChar { rank, ch } => write!(f, "piece placement, rank {}: '{ch}' is not a piece letter (PNBRQK/pnbrqk) or a digit 1-8", rank.char()),
+            FenError::RankTooLong { rank } => write!(f, "piece placement, rank {}: more than 8 squares", rank.char()),
+            FenError::RankTooShort { rank, files } => write!(f, "piece placement, rank {}: only {files} squares; expected 8", rank.char()),
+            FenError::KingCount { color, count } => write!(f, "{} has {count} kings; expected exactly one", color.name()),
+            FenError::PawnOnBackRank { square } => write!(f, "a pawn stands on {square}; pawns can never be on rank 1 or 8"),
+            FenError::BadSideToMove(s) => write!(f, "side to move is '{s}'; expected 'w' or 'b'"),
+            FenError::BadCastling(s) => write!(f, "castling field '{s}' is not '-' or a combination of KQkq"),
+            FenError::CastlingWithoutPieces { right } => write!(f, "castling right '{right}' but the king and rook are not on their initial squares"),
+            FenError::BadEnPassant(s) => write!(f, "en-passant field '{s}' is not '-' or a square"),
+            FenError::ImpossibleEnPassant { square } => write!(f, "en-passant square {square} is impossible: it must be on rank 3 (Black to move) or 6 (White to move), empty, behind an enemy pawn that just advanced two squares"),
+            FenError::BadHalfmoveClock(s) => write!(f, "halfmove clock '{s}' is not a number from 0 to 65535"),
+            FenError::BadFullmoveNumber(s) => write!(f, "fullmove number '{s}' is not a number from 1 to 65535"),
+            FenError::OpponentInCheck => write!(f, "the side not to move is in check"),
+            FenError::TooManyPieces { color, count } => write!(f, "{} has {count} pieces; at most 16 are possible", color.name()),
+            FenError::TooManyCheckers => write!(f, "the side to move is in check from more than two pieces, which no legal move can produce"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+impl Position {
+    /// Parses a FEN. Missing clocks mean "0 1"; runs of whitespace are accepted.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(FenError::Empty);
+        }
+        if fields.len() < 4 || fields.len() > 6 {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        let mut pos = Position::empty();
+
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != 8 {
+            return Err(FenError::RankCount(ranks.len()));
+        }
+        for (i, text) in ranks.iter().enumerate() {
+            let rank = Rank::from_index(7 - i);
+            let mut file = 0usize;
+            for ch in text.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    if !(1..=8).contains(&d) {
+                        return Err(FenError::BadPieceChar { rank, ch });
+                    }
+                    file += d as usize;
+                    if file > 8 {
+                        return Err(FenError::RankTooLong { rank });
+                    }
+                } else {
+                    let piece = Piece::from_fen_char(ch).ok_or(FenError::BadPieceChar { rank, ch })?;
+                    if file >= 8 {
+                        return Err(FenError::RankTooLong { rank });
+                    }
+                    pos.put_piece(piece, Square::from_coords(File::from_index(file), rank));
+                    file += 1;
+                }
+            }
+            if file < 8 {
+                return Err(FenError::RankTooShort { rank, files: file });
+            }
+        }
+
+        for color in Color::ALL {
+            let count = pos.pieces_of(color, PieceType::King).count() as usize;
+            if count != 1 {
+                return Err(FenError::KingCount { color, count });
+            }
+            let n = pos.color(color).count() as usize;
+            if n > 16 {
+                return Err(FenError::TooManyPieces { color, count: n });
+            }
+        }
+        if let Some(square) = (pos.pieces(PieceType::Pawn) & (Bitboard::RANK_1 | Bitboard::RANK_8)).lsb() {
+            return Err(FenError::PawnOnBackRank { square });
+        }
+
+        let side = match fields[1] {
+            "w" | "W" => Color::White,
+            "b" | "B" => Color::Black,
+            s => return Err(FenError::BadSideToMove(s.to_string())),
+        };
+        pos.set_side(side);
+
+        let mut rights = CastlingRights::NONE;
+        if fields[2] != "-" {
+            if !fields[2].chars().all(|c| "KQkq".contains(c)) {
+                return Err(FenError::BadCastling(fields[2].to_string()));
+            }
+            for ch in fields[2].chars() {
+                let (color, cs) = match ch {
+                    'K' => (Color::White, CastleSide::King),
+                    'Q' => (Color::White, CastleSide::Queen),
+                    'k' => (Color::Black, CastleSide::King),
+                    'q' => (Color::Black, CastleSide::Queen),
+                    _ => return Err(FenError::BadCastling(fields[2].to_string())),
+                };
+                let king_ok = pos.piece_at(CastleSide::king_from(color)) == Some(Piece::new(color, PieceType::King));
+                let rook_ok = pos.piece_at(cs.rook_from(color)) == Some(Piece::new(color, PieceType::Rook));
+                if !king_ok || !rook_ok {
+                    return Err(FenError::CastlingWithoutPieces { right: ch });
+                }
+                rights.add(color, cs);
+            }
+        }
+        pos.set_castling(rights);
+
+        let ep = if fields[3] == "-" {
+            None
+        } else {
+            let sq = Square::parse(fields[3]).ok_or_else(|| FenError::BadEnPassant(fields[3].to_string()))?;
+            // The square passed over must be empty, on the right rank, with the pawn that
+            // just double-pushed in front of it and its start square empty.
+            let ep_rank = match side {
+                Color::White => Rank::R6,
+                Color::Black => Rank::R3,
+            };
+            let them = side.flip();
+            let pawn_sq = sq.offset(them.forward());
+            let start_sq = sq.offset(-them.forward());
+            let ok = sq.rank() == ep_rank
+                && pos.piece_at(sq).is_none()
+                && pawn_sq.is_some_and(|p| pos.piece_at(p) == Some(Piece::new(them, PieceType::Pawn)))
+                && start_sq.is_some_and(|s| pos.piece_at(s).is_none());
+            if !ok {
+                return Err(FenError::ImpossibleEnPassant { square: sq });
+            }
+            Some(sq)
+        };
+        pos.set_ep_square(ep);
+
+        let halfmove = match fields.get(4) {
+            None => 0,
+            Some(s) => s.parse::<u16>().map_err(|_| FenError::BadHalfmoveClock(s.to_string()))?,
+        };
+        let fullmove = match fields.get(5) {
+            None => 1,
+            Some(s) => match s.parse::<u16>() {
+                Ok(n) if n >= 1 => n,
+                // Some tools write 0; treat it as 1 rather than refusing a usable position.
+                Ok(_) => 1,
+                Err(_) => return Err(FenError::BadFullmoveNumber(s.to_string())),
+            },
+        };
+        pos.set_clocks(halfmove, fullmove);
+
+        // The side not to move may not be in check: its king could be captured.
+        let their_king = pos.king_square(side.flip());
+        if pos.is_square_attacked(their_king, side) {
+            return Err(FenError::OpponentInCheck);
+        }
+        let ksq = pos.king_square(side);
+        let checkers = pos.attackers_by(ksq, side.flip());
+        if checkers.count() > 2 {
+            return Err(FenError::TooManyCheckers);
+        }
+        pos.refresh();
+        Ok(pos)
+    }
+
+    /// The position as FEN (round-trips `from_fen`, e.p. square kept as given).
+    pub fn to_fen(&self) -> String {
+        let mut s = String::with_capacity(90);
+        for r in Rank::ALL.iter().rev() {
+            let mut empty = 0;
+            for f in File::ALL {
+                match self.piece_at(Square::from_coords(f, *r)) {
+                    Some(p) => {
+                        if empty > 0 {
+                            s.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        s.push(p.fen_char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                s.push(char::from(b'0' + empty));
+            }
+            if *r != Rank::R1 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(match self.side_to_move() {
+            Color::White => 'w',
+            Color::Black => 'b',
+        });
+        s.push(' ');
+        s.push_str(&self.castling_rights().to_string());
+        s.push(' ');
+        match self.ep_square() {
+            Some(sq) => s.push_str(&sq.to_string()),
+            None => s.push('-'),
+        }
+        s.push_str(&format!(" {} {}", self.halfmove_clock(), self.fullmove_number()));
+        s
+    }
+}

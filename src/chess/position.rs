@@ -1,0 +1,515 @@
+//! The position: piece placement (bitboards plus a mailbox), side to move, castling
+//! rights, en-passant square, move counters, an incrementally updated Zobrist key,
+//! and the attack queries (checkers, pins, attacked squares) every other part uses.
+//!
+//! Moves are applied by copy-make: `make_move` returns a new `Position` and leaves
+//! `self` untouched, so "unmake" is dropping the copy. The struct is ~200 bytes; with
+//! checkers and pins computed once per node this was the simplest design that
+//! met the perft bar (see README, Performance).
+
+use super::attacks;
+use super::bitboard::Bitboard;
+use super::types::{CastleSide, CastlingRights, Color, File, Move, MoveKind, Piece, PieceType, Rank, Square};
+use super::zobrist;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    by_type: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    board: [Option<Piece>; 64],
+    side: Color,
+    castling: CastlingRights,
+    /// The square a pawn just passed over with a double step, as FEN records it
+    /// (whether or not a capture there is possible).
+    ep_square: Option<Square>,
+    /// True when an en-passant capture onto `ep_square` is legal: only then is the
+    /// e.p. file part of the key (FIDE 9.2.3: positions are the same when the possible
+    /// moves are the same).
+    ep_capturable: bool,
+    halfmove_clock: u16,
+    fullmove_number: u16,
+    key: u64,
+    pawn_key: u64,
+    /// Enemy pieces giving check to the side to move.
+    checkers: Bitboard,
+    /// Pieces of the side to move pinned to their own king.
+    pinned: Bitboard,
+}
+
+impl Position {
+    /// An empty board with White to move; used by the FEN parser as a starting point.
+    pub(crate) fn empty() -> Position {
+        Position {
+            by_type: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            board: [None; 64],
+            side: Color::White,
+            castling: CastlingRights::NONE,
+            ep_square: None,
+            ep_capturable: false,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            key: 0,
+            pawn_key: 0,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+        }
+    }
+
+    pub fn startpos() -> Position {
+        // The starting FEN is a constant known to be valid.
+        Position::from_fen(super::fen::STARTPOS_FEN).unwrap_or_else(|_| unreachable!())
+    }
+
+    // ---- raw placement (used by FEN parsing and make_move) ----
+
+    #[inline(always)]
+    pub(crate) fn put_piece(&mut self, p: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        self.by_type[p.kind.index()] |= b;
+        self.by_color[p.color.index()] |= b;
+        self.board[sq.index()] = Some(p);
+    }
+
+    #[inline(always)]
+    fn remove_piece(&mut self, p: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        self.by_type[p.kind.index()] ^= b;
+        self.by_color[p.color.index()] ^= b;
+        self.board[sq.index()] = None;
+    }
+
+    #[inline(always)]
+    fn move_piece(&mut self, p: Piece, from: Square, to: Square) {
+        let b = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.by_type[p.kind.index()] ^= b;
+        self.by_color[p.color.index()] ^= b;
+        self.board[from.index()] = None;
+        self.board[to.index()] = Some(p);
+    }
+
+    pub(crate) fn set_side(&mut self, c: Color) {
+        self.side = c;
+    }
+    pub(crate) fn set_castling(&mut self, c: CastlingRights) {
+        self.castling = c;
+    }
+    pub(crate) fn set_ep_square(&mut self, sq: Option<Square>) {
+        self.ep_square = sq;
+    }
+    pub(crate) fn set_clocks(&mut self, halfmove: u16, fullmove: u16) {
+        self.halfmove_clock = halfmove;
+        self.fullmove_number = fullmove;
+    }
+
+    /// Recomputes all derived state (checkers, pins, e.p. legality, keys) from the placement.
+    pub(crate) fn refresh(&mut self) {
+        self.update_check_info();
+        self.ep_capturable = self.compute_ep_capturable();
+        self.key = self.compute_key();
+        self.pawn_key = self.compute_pawn_key();
+    }
+
+    // ---- queries ----
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+    #[inline(always)]
+    pub fn pieces(&self, pt: PieceType) -> Bitboard {
+        self.by_type[pt.index()]
+    }
+    #[inline(always)]
+    pub fn color(&self, c: Color) -> Bitboard {
+        self.by_color[c.index()]
+    }
+    #[inline(always)]
+    pub fn pieces_of(&self, c: Color, pt: PieceType) -> Bitboard {
+        self.by_type[pt.index()] & self.by_color[c.index()]
+    }
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+    #[inline(always)]
+    pub fn king_square(&self, c: Color) -> Square {
+        self.pieces_of(c, PieceType::King).lsb_unchecked()
+    }
+    #[inline(always)]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+    /// The e.p. square as FEN records it (set after every double push).
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+    /// The e.p. square only if an en-passant capture onto it is legal now.
+    #[inline(always)]
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        if self.ep_capturable {
+            self.ep_square
+        } else {
+            None
+        }
+    }
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove_clock
+    }
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove_number
+    }
+    /// Number of half-moves played since the start of a game that began at move 1 with White.
+    pub fn game_ply(&self) -> u32 {
+        (self.fullmove_number.max(1) as u32 - 1) * 2 + self.side as u32
+    }
+    /// Zobrist key: equal keys mean the same position in the sense of FIDE 9.2.3.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    /// Key of the pawn structure (both colours), for a pawn evaluation cache.
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers.nonempty()
+    }
+    /// Pieces of the side to move that are pinned to their king.
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+
+    /// All pieces of both colours attacking `sq` given occupancy `occ`. An attack counts
+    /// even if the attacker is pinned (FIDE 3.1.3 / 3.9).
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        (attacks::pawn_attacks(Color::White, sq) & self.pieces_of(Color::Black, PieceType::Pawn))
+            | (attacks::pawn_attacks(Color::Black, sq) & self.pieces_of(Color::White, PieceType::Pawn))
+            | (attacks::knight_attacks(sq) & self.pieces(PieceType::Knight))
+            | (attacks::bishop_attacks(sq, occ) & (self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen)))
+            | (attacks::rook_attacks(sq, occ) & (self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen)))
+            | (attacks::king_attacks(sq) & self.pieces(PieceType::King))
+    }
+
+    /// Pieces of colour `by` attacking `sq` with the current occupancy.
+    #[inline]
+    pub fn attackers_by(&self, sq: Square, by: Color) -> Bitboard {
+        self.attackers_to(sq, self.occupied()) & self.color(by)
+    }
+
+    /// Is `sq` attacked by colour `by`, given occupancy `occ`?
+    #[inline]
+    pub fn is_square_attacked_with(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        let them = self.color(by);
+        (attacks::pawn_attacks(by.flip(), sq) & self.pieces(PieceType::Pawn) & them).nonempty()
+            || (attacks::knight_attacks(sq) & self.pieces(PieceType::Knight) & them).nonempty()
+            || (attacks::king_attacks(sq) & self.pieces(PieceType::King) & them).nonempty()
+            || (attacks::bishop_attacks(sq, occ)
+                & (self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen))
+                & them)
+                .nonempty()
+            || (attacks::rook_attacks(sq, occ) & (self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen)) & them)
+                .nonempty()
+    }
+
+    /// Is `sq` attacked by colour `by` in the current position?
+    #[inline]
+    pub fn is_square_attacked(&self, sq: Square, by: Color) -> bool {
+        self.is_square_attacked_with(sq, by, self.occupied())
+    }
+
+    /// Pieces (of either colour) that alone stand between `target` and an enemy slider of
+    /// colour `slider_color`, and those sliders. Used for pins (blockers of our own colour)
+    /// and discovered checks (blockers of the attacker's colour).
+    pub fn slider_blockers(&self, target: Square, slider_color: Color) -> (Bitboard, Bitboard) {
+        let occ = self.occupied();
+        let them = self.color(slider_color);
+        let snipers = ((attacks::rook_attacks(target, Bitboard::EMPTY)
+            & (self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen)))
+            | (attacks::bishop_attacks(target, Bitboard::EMPTY)
+                & (self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen))))
+            & them;
+        let mut blockers = Bitboard::EMPTY;
+        let mut pinners = Bitboard::EMPTY;
+        for s in snipers {
+            let b = attacks::between(target, s) & occ;
+            if b.nonempty() && !b.more_than_one() {
+                blockers |= b;
+                pinners = pinners.with(s);
+            }
+        }
+        (blockers, pinners)
+    }
+
+    /// The enemy piece pinning our piece on `sq` to our king, if it is pinned.
+    pub fn pinner_of(&self, sq: Square) -> Option<Square> {
+        let color = self.piece_at(sq)?.color;
+        let ksq = self.king_square(color);
+        let (blockers, pinners) = self.slider_blockers(ksq, color.flip());
+        if !blockers.contains(sq) {
+            return None;
+        }
+        pinners.into_iter().find(|&p| attacks::between(ksq, p).contains(sq))
+    }
+
+    fn update_check_info(&mut self) {
+        let us = self.side;
+        let ksq = self.king_square(us);
+        self.checkers = self.attackers_to(ksq, self.occupied()) & self.color(us.flip());
+        let (blockers, _) = self.slider_blockers(ksq, us.flip());
+        self.pinned = blockers & self.color(us);
+    }
+
+    /// Is there a legal en-passant capture onto `ep_square` for the side to move?
+    fn compute_ep_capturable(&self) -> bool {
+        let Some(ep) = self.ep_square else { return false };
+        let us = self.side;
+        let capturers = attacks::pawn_attacks(us.flip(), ep) & self.pieces_of(us, PieceType::Pawn);
+        capturers.into_iter().any(|from| self.ep_capture_is_legal(from, ep))
+    }
+
+    /// Legality of the en-passant capture `from`x`ep` by the side to move: after removing
+    /// both pawns and placing ours on `ep`, our king must not be attacked (this covers the
+    /// rank where both pawns leave, pins, and checks the capture does not resolve).
+    #[inline]
+    pub(crate) fn ep_capture_is_legal(&self, from: Square, ep: Square) -> bool {
+        let us = self.side;
+        let Some(captured) = ep.offset(-us.forward()) else { return false };
+        if self.piece_at(captured) != Some(Piece::new(us.flip(), PieceType::Pawn)) {
+            return false;
+        }
+        let ksq = self.king_square(us);
+        let occ = (self.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured))
+            | Bitboard::from_square(ep);
+        let them = self.color(us.flip()) & !Bitboard::from_square(captured);
+        let rq = (self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen)) & them;
+        let bq = (self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen)) & them;
+        let others = (self.checkers & !Bitboard::from_square(captured))
+            & !(self.pieces(PieceType::Rook) | self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen));
+        (attacks::rook_attacks(ksq, occ) & rq).is_empty()
+            && (attacks::bishop_attacks(ksq, occ) & bq).is_empty()
+            && others.is_empty()
+    }
+
+    /// The full key computed from scratch (tests compare it with the incremental one).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0;
+        for sq in self.occupied() {
+            if let Some(p) = self.piece_at(sq) {
+                k ^= zobrist::piece(p, sq);
+            }
+        }
+        k ^= zobrist::castling(self.castling);
+        if let Some(ep) = self.legal_ep_square() {
+            k ^= zobrist::en_passant(ep.file());
+        }
+        if self.side == Color::Black {
+            k ^= zobrist::side();
+        }
+        k
+    }
+
+    fn compute_pawn_key(&self) -> u64 {
+        let mut k = 0;
+        for sq in self.pieces(PieceType::Pawn) {
+            if let Some(p) = self.piece_at(sq) {
+                k ^= zobrist::piece(p, sq);
+            }
+        }
+        k
+    }
+
+    /// Plays `m` (which must be legal here) and returns the new position.
+    #[inline]
+    pub fn make_move(&self, m: Move) -> Position {
+        let mut p = *self;
+        let us = self.side;
+        let them = us.flip();
+        let from = m.from();
+        let to = m.to();
+        // A legal move always has our piece on `from`.
+        let Some(piece) = self.board[from.index()] else {
+            debug_assert!(false, "make_move: no piece on {from}");
+            return p;
+        };
+        let mut key = self.key ^ zobrist::side();
+        if let Some(ep) = self.legal_ep_square() {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        p.ep_square = None;
+        p.ep_capturable = false;
+        p.halfmove_clock += 1;
+        if us == Color::Black {
+            p.fullmove_number = p.fullmove_number.saturating_add(1);
+        }
+
+        match m.kind() {
+            MoveKind::CastleKing | MoveKind::CastleQueen => {
+                let side = if m.kind() == MoveKind::CastleKing { CastleSide::King } else { CastleSide::Queen };
+                let (rf, rt) = (side.rook_from(us), side.rook_to(us));
+                let rook = Piece::new(us, PieceType::Rook);
+                p.move_piece(piece, from, to);
+                p.move_piece(rook, rf, rt);
+                key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+                key ^= zobrist::piece(rook, rf) ^ zobrist::piece(rook, rt);
+            }
+            MoveKind::EnPassant => {
+                let captured_sq = Square::new((to.index() as i8 - us.forward()) as u8);
+                let cap = Piece::new(them, PieceType::Pawn);
+                p.remove_piece(cap, captured_sq);
+                p.move_piece(piece, from, to);
+                key ^= zobrist::piece(cap, captured_sq);
+                key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+                p.pawn_key ^=
+                    zobrist::piece(cap, captured_sq) ^ zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+                p.halfmove_clock = 0;
+            }
+            _ => {
+                if let Some(cap) = self.board[to.index()] {
+                    p.remove_piece(cap, to);
+                    key ^= zobrist::piece(cap, to);
+                    if cap.kind == PieceType::Pawn {
+                        p.pawn_key ^= zobrist::piece(cap, to);
+                    }
+                    p.halfmove_clock = 0;
+                }
+                if let Some(promo) = m.promotion() {
+                    let np = Piece::new(us, promo);
+                    p.remove_piece(piece, from);
+                    p.put_piece(np, to);
+                    key ^= zobrist::piece(piece, from) ^ zobrist::piece(np, to);
+                    p.pawn_key ^= zobrist::piece(piece, from);
+                } else {
+                    p.move_piece(piece, from, to);
+                    key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+                    if piece.kind == PieceType::Pawn {
+                        p.pawn_key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+                    }
+                }
+                if piece.kind == PieceType::Pawn {
+                    p.halfmove_clock = 0;
+                    if m.kind() == MoveKind::DoublePush {
+                        p.ep_square = Some(Square::new((from.index() as i8 + us.forward()) as u8));
+                    }
+                }
+            }
+        }
+
+        let new_castling = self.castling.after_touching(from).after_touching(to);
+        if new_castling != self.castling {
+            key ^= zobrist::castling(self.castling) ^ zobrist::castling(new_castling);
+            p.castling = new_castling;
+        }
+        p.side = them;
+        p.update_check_info();
+        if p.ep_square.is_some() {
+            p.ep_capturable = p.compute_ep_capturable();
+            if let Some(ep) = p.legal_ep_square() {
+                key ^= zobrist::en_passant(ep.file());
+            }
+        }
+        p.key = key;
+        debug_assert_eq!(p.key, p.compute_key(), "incremental key after {m}");
+        p
+    }
+
+    /// Passes the turn (for null-move pruning); must not be called in check.
+    pub fn make_null_move(&self) -> Position {
+        let mut p = *self;
+        let mut key = self.key ^ zobrist::side();
+        if let Some(ep) = self.legal_ep_square() {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        p.ep_square = None;
+        p.ep_capturable = false;
+        p.halfmove_clock += 1;
+        p.side = self.side.flip();
+        p.key = key;
+        p.update_check_info();
+        p
+    }
+
+    /// The piece type captured by `m`, if any (a pawn for en passant).
+    #[inline]
+    pub fn captured_piece(&self, m: Move) -> Option<PieceType> {
+        if m.is_en_passant() {
+            Some(PieceType::Pawn)
+        } else if m.is_capture() {
+            self.board[m.to().index()].map(|p| p.kind)
+        } else {
+            None
+        }
+    }
+
+    /// Does the move give check? (Computed by playing it; used by search and notation.)
+    pub fn gives_check(&self, m: Move) -> bool {
+        self.make_move(m).in_check()
+    }
+
+    /// Non-pawn material of `c` exists (null-move pruning is unsafe in pawn endings).
+    pub fn has_non_pawn_material(&self, c: Color) -> bool {
+        (self.color(c) & !(self.pieces(PieceType::Pawn) | self.pieces(PieceType::King))).nonempty()
+    }
+
+    /// A text diagram (rank 8 at top), used by the UCI `d` command.
+    pub fn diagram(&self) -> String {
+        let mut s = String::from(" +---+---+---+---+---+---+---+---+\n");
+        for r in Rank::ALL.iter().rev() {
+            for f in File::ALL {
+                let c = self.piece_at(Square::from_coords(f, *r)).map_or(' ', |p| p.fen_char());
+                s.push_str(&format!(" | {c}"));
+            }
+            s.push_str(&format!(" | {}\n +---+---+---+---+---+---+---+---+\n", r.char()));
+        }
+        s.push_str("   a   b   c   d   e   f   g   h\n");
+        s
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
+impl Position {
+    /// Dead position by insufficient material (FIDE 5.2.2), the cases recognised from
+    /// material alone: K v K, K+N v K, K+B v K, and any number of bishops (either side)
+    /// all on squares of one colour with nothing else. K+N+N v K and K+B v K+N are
+    /// *not* dead: a mate exists (with the defender's help).
+    pub fn insufficient_material(&self) -> bool {
+        let kings = self.pieces(PieceType::King);
+        let others = self.occupied() & !kings;
+        if others.is_empty() {
+            return true;
+        }
+        let minors = self.pieces(PieceType::Knight) | self.pieces(PieceType::Bishop);
+        if others == minors && !others.more_than_one() {
+            return true; // a single knight or bishop
+        }
+        let bishops = self.pieces(PieceType::Bishop);
+        others == bishops
+            && ((bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty())
+    }
+}

@@ -1,0 +1,5 @@
+//! Arbiter: a UCI chess engine that can explain, citing the FIDE Laws of Chess,
+//! why any move is legal or illegal.
+
+pub mod chess;
+pub mod tools;

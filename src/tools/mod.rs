@@ -1,0 +1,3 @@
+//! Command-line tools built on the library: perft (and later bench, self-play).
+
+pub mod perft;

@@ -1,0 +1,119 @@
+//! The move generator against the verified perft suite (tests/data/perft.epd, a copy of
+//! ../shared/data/perft.epd), plus key, copy-make and FEN invariants at every node.
+
+use arbiter::chess::movegen::{is_legal, legal_moves};
+use arbiter::chess::{Move, Position};
+use arbiter::tools::perft::{divide, parse_perft_epd, perft, EpdEntry};
+
+fn suite() -> Vec<EpdEntry> {
+    let text = include_str!("data/perft.epd");
+    let entries = parse_perft_epd(text).expect("suite parses");
+    assert_eq!(entries.len(), 137);
+    entries
+}
+
+fn run_suite(limit: u64) -> usize {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for (i, e) in suite().iter().enumerate() {
+        let pos = Position::from_fen(&e.fen).unwrap_or_else(|err| panic!("line {}: {err}", i + 1));
+        for &(d, expected) in &e.depths {
+            if expected > limit {
+                continue;
+            }
+            // Split over two threads: the whole suite (809 counts, ~13e9 nodes with bulk
+            // counting) takes about a minute of CPU.
+            let got =
+                if expected > 1_000_000 { divide(&pos, d, 2).iter().map(|(_, n)| n).sum() } else { perft(&pos, d) };
+            checked += 1;
+            if got != expected {
+                failures.push(format!("line {} D{d}: expected {expected}, got {got} ({})", i + 1, e.fen));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    checked
+}
+
+#[test]
+fn perft_suite_every_line_every_depth() {
+    assert_eq!(run_suite(u64::MAX), 809);
+}
+
+#[test]
+fn divide_sums_to_perft_and_threads_agree() {
+    let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+    let one = divide(&pos, 4, 1);
+    let two = divide(&pos, 4, 2);
+    assert_eq!(one, two);
+    assert_eq!(one.iter().map(|(_, n)| n).sum::<u64>(), 4_085_603);
+    assert_eq!(one.len(), 48);
+}
+
+/// Walks the tree checking at every node: the incremental key equals the key computed
+/// from scratch, the parent is untouched by make_move (copy-make "unmake"), FEN
+/// round-trips, and is_legal agrees with the generator on every 16-bit move value.
+fn walk(pos: &Position, depth: u32, raw_check: bool) {
+    assert_eq!(pos.key(), pos.compute_key(), "key at {}", pos.to_fen());
+    let fen = pos.to_fen();
+    let reparsed = Position::from_fen(&fen).expect("to_fen output parses");
+    assert_eq!(reparsed.key(), pos.key(), "FEN round trip key at {fen}");
+    assert_eq!(reparsed.to_fen(), fen);
+    let moves = legal_moves(pos);
+    if raw_check {
+        let mut n = 0;
+        for raw in 1..=u16::MAX {
+            if let Some(m) = Move::from_raw(raw) {
+                let legal = is_legal(pos, m);
+                assert_eq!(legal, moves.contains(m), "is_legal({m:?}) at {fen}");
+                n += legal as usize;
+            }
+        }
+        assert_eq!(n, moves.len());
+    }
+    if depth == 0 {
+        return;
+    }
+    let before = *pos;
+    for &m in moves.iter() {
+        let child = pos.make_move(m);
+        walk(&child, depth - 1, raw_check);
+        assert!(before == *pos, "make_move changed its parent");
+    }
+}
+
+#[test]
+fn keys_fen_and_legality_invariants_on_every_suite_line() {
+    for e in suite() {
+        let pos = Position::from_fen(&e.fen).unwrap();
+        walk(&pos, 2, false);
+        walk(&pos, 1, true);
+    }
+}
+
+#[test]
+fn transposed_positions_have_equal_keys_and_ep_only_counts_when_legal() {
+    let start = Position::startpos();
+    let play = |pos: &Position, moves: &[&str]| {
+        moves.iter().fold(*pos, |p, t| {
+            let m = arbiter::chess::notation::parse_uci_move(&p, t).unwrap();
+            p.make_move(m)
+        })
+    };
+    let a = play(&start, &["g1f3", "g8f6", "b1c3", "b8c6"]);
+    let b = play(&start, &["b1c3", "b8c6", "g1f3", "g8f6"]);
+    assert_eq!(a.key(), b.key());
+    // 1.e4: the FEN records e3, but no black pawn can capture: same key as without it.
+    let e4 = play(&start, &["e2e4"]);
+    assert_eq!(e4.ep_square().map(|s| s.to_string()), Some("e3".to_string()));
+    let no_ep = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+    assert_eq!(e4.key(), no_ep.key());
+    // A legal e.p. capture makes the position different.
+    let with = Position::from_fen("4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 1").unwrap();
+    let without = Position::from_fen("4k3/8/8/8/3Pp3/8/8/4K3 b - - 0 1").unwrap();
+    assert_ne!(with.key(), without.key());
+    // ...but an e.p. capture that would expose the king (pinned on the diagonal) does not.
+    let pinned = Position::from_fen("8/1k6/8/8/3Pp3/8/8/4K2B b - d3 0 1").unwrap();
+    let pinned_no = Position::from_fen("8/1k6/8/8/3Pp3/8/8/4K2B b - - 0 1").unwrap();
+    assert_eq!(pinned.key(), pinned_no.key());
+}
