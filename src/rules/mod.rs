@@ -1,0 +1,6 @@
+//! The Laws beyond movement: the referee (game state, draws), PGN, and the explain mode.
+
+pub mod pgn;
+pub mod referee;
+
+pub use referee::{AutomaticDraw, ClaimWithMove, DrawClaim, Game, GameError, Outcome, PositionReport};
