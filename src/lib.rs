@@ -2,4 +2,6 @@
 //! why any move is legal or illegal.
 
 pub mod chess;
+pub mod engine;
 pub mod tools;
+pub mod uci;
