@@ -41,6 +41,8 @@ enum Command {
         #[arg(long)]
         max_depth: Option<u32>,
     },
+    /// Explain, citing the FIDE Laws, whether a move is legal and why (or report on the position).
+    Explain(arbiter::rules::cli::ExplainArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Some(Command::Perft { depth, fen, divide, threads, epd, max_depth }) => {
             run_perft(depth, fen, divide, threads, epd, max_depth)
         }
+        Some(Command::Explain(args)) => arbiter::rules::cli::run_explain(args),
         None => {
             eprintln!("the UCI loop is not built yet");
             ExitCode::from(2)

@@ -129,13 +129,15 @@ impl Game {
         count_in_window(&self.keys, self.current.halfmove_clock(), self.current.key())
     }
 
-    /// The squares behind pawns that advanced two squares in this game, with the ply
+    /// The squares where pawns landed after advancing two squares in this game, with the ply
     /// (0-based index into `moves`, or `None` for a double step recorded in the start FEN)
     /// — the explainer uses it to tell an expired en-passant chance from none at all.
     pub fn double_steps(&self) -> Vec<(Option<usize>, Square)> {
         let mut out = Vec::new();
-        if let Some(ep) = self.start.ep_square() {
-            out.push((None, ep));
+        // The FEN's e.p. square is the square passed over; the pawn stands one further on.
+        let mover = self.start.side_to_move().flip();
+        if let Some(landing) = self.start.ep_square().and_then(|ep| ep.offset(mover.forward())) {
+            out.push((None, landing));
         }
         for (i, m) in self.moves.iter().enumerate() {
             if m.kind() == crate::chess::MoveKind::DoublePush {
