@@ -298,7 +298,7 @@ impl Drawing {
 
 fn defs() -> String {
     format!(
-        r#"<defs><marker id="head-legal" markerWidth="4" markerHeight="4" refX="1.5" refY="2" orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="{GREEN}"/></marker><marker id="head-illegal" markerWidth="4" markerHeight="4" refX="1.5" refY="2" orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="{RED}"/></marker></defs>"#
+        r#"<defs><marker id="head-legal" markerWidth="3" markerHeight="3" refX="1" refY="2" orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="{GREEN}"/></marker><marker id="head-illegal" markerWidth="3" markerHeight="3" refX="1" refY="2" orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="{RED}"/></marker></defs>"#
     )
 }
 
@@ -306,17 +306,23 @@ fn defs() -> String {
 fn legend(lines: &[String], lang: Lang, top: i32) -> (String, i32) {
     let mut s = String::new();
     let mut y = top + 14;
-    let items: [(&str, &str, &str); 6] = [
+    let items: [(&str, &str, &str); 7] = [
         ("dot", "quiet move", "普通移动落点"),
         ("ring", "capture", "吃子落点"),
         ("dash", "pawn two-step", "兵的两格推进"),
         ("arrow", "the move", "所问的着法"),
         ("red", "attacker / attacked square", "攻击者 / 受攻击的格子"),
         ("orange", "pin line / piece in the way", "牵制线 / 挡路的棋子"),
+        ("blue", "other square the reason names", "理由中提到的其他格子"),
     ];
     let mut x = LEFT;
     for (kind, en, zh) in items {
         let label = if lang == Lang::En { en } else { zh };
+        let w = if lang == Lang::En { label.len() as i32 * 7 } else { label.chars().count() as i32 * 12 };
+        if x + 30 + w > WIDTH - 8 {
+            x = LEFT;
+            y += 20;
+        }
         let sym = match kind {
             "dot" => format!(r#"<circle cx="{}" cy="{}" r="6" fill="{GREEN}"/>"#, x + 8, y - 4),
             "ring" => {
@@ -339,21 +345,21 @@ fn legend(lines: &[String], lang: Lang, top: i32) -> (String, i32) {
                 x + 1,
                 y - 11
             ),
-            _ => format!(
+            "orange" => format!(
                 r#"<rect x="{}" y="{}" width="14" height="14" fill="none" stroke="{ORANGE}" stroke-width="3"/>"#,
+                x + 1,
+                y - 11
+            ),
+            _ => format!(
+                r#"<rect x="{}" y="{}" width="14" height="14" fill="none" stroke="{BLUE}" stroke-width="3"/>"#,
                 x + 1,
                 y - 11
             ),
         };
         s.push_str(&sym);
         let _ =
-            write!(s, r#"<text x="{}" y="{y}" font-size="12" fill="rgb(51,51,51)">{}</text>"#, x + 20, escape(label));
-        let w = if lang == Lang::En { label.len() as i32 * 7 } else { label.chars().count() as i32 * 12 };
-        x += 28 + w;
-        if x > WIDTH - 150 {
-            x = LEFT;
-            y += 20;
-        }
+            write!(s, r#"<text x="{}" y="{y}" font-size="12" fill="rgb(51,51,51)">{}</text>"#, x + 24, escape(label));
+        x += 34 + w;
     }
     y += 26;
     for (i, line) in lines.iter().enumerate() {
@@ -397,6 +403,10 @@ pub fn explanation_svg(game: &Game, ex: &Explanation, lang: Lang) -> String {
     }
     for &s in &marks.danger {
         d.tint(s, RED, 0.35);
+    }
+    // A legal move that gives check: the checked king is the square to look at.
+    if ex.after.as_ref().is_some_and(|a| !a.checkers.is_empty()) {
+        d.tint(pos.king_square(view.flip()), RED, 0.35);
     }
     for &(a, b) in &marks.orange_lines {
         d.line(a, b, ORANGE, true);
