@@ -455,3 +455,99 @@ fn cli_exit_codes_and_outputs() {
     let _ = std::fs::remove_file(&dir);
     assert!(svg.starts_with("<svg") && svg.contains("marker-end") && svg.contains("stroke-dasharray"));
 }
+
+#[test]
+fn every_square_pair_gets_the_generators_verdict_and_a_reason() {
+    use arbiter::chess::{movegen, notation};
+    let fens = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "8/8/8/KPp4r/8/8/8/6k1 w - c6 0 2",
+        "4r1k1/8/8/8/1b6/8/8/R3K3 w - - 0 1",
+    ];
+    for fen in fens {
+        let g = game(Some(fen), "");
+        let pos = *g.current();
+        for from in Square::all() {
+            for to in Square::all() {
+                for promo in ["", "q", "n", "k"] {
+                    let text = format!("{from}{to}{promo}");
+                    let ex = explain(&g, &text);
+                    let by_gen = notation::parse_uci_squares(&text)
+                        .and_then(|(f, t, p)| movegen::find_move(&pos, f, t, p))
+                        .is_some();
+                    assert_eq!(ex.legal, by_gen, "{text} in {fen}: {:?}", ex.codes());
+                    assert!(!ex.reasons.is_empty(), "{text} in {fen}");
+                    assert_eq!(ex.legal, ex.reasons.iter().all(|r| !r.code().is_illegal()), "{text} in {fen}");
+                }
+            }
+        }
+        for m in movegen::legal_moves(&pos).iter() {
+            let san = notation::to_san(&pos, *m);
+            let ex = explain(&g, &san);
+            assert!(ex.legal && ex.legal_move == Some(*m), "{san} in {fen}");
+        }
+    }
+}
+
+#[test]
+fn nonsense_never_panics() {
+    let g = game(None, "e4 e5 Nf3");
+    let samples = [
+        "",
+        " ",
+        "e",
+        "e2",
+        "e2e",
+        "e2e4e4",
+        "Z",
+        "Kxx",
+        "O-O-O-O",
+        "0-0-0-0",
+        "==",
+        "e8==Q",
+        "Nb",
+        "Nbb",
+        "N1",
+        "R11e2",
+        "Qh4e1e1",
+        "xe4",
+        "x",
+        "+",
+        "#",
+        "!!",
+        "e.p.",
+        "exd6 e.p. e.p.",
+        "♔e2",
+        "é4",
+        "e4\u{0}",
+        "1. e4",
+        "...e5",
+        "P",
+        "Pe4",
+        "Ke9",
+        "a0a1",
+        "h8h9",
+        "e7e8x",
+        "e7e8=",
+        "ex",
+        "dxe5",
+        "bxc3",
+        "Bb5+",
+        "Ng5!?",
+        "O-O+",
+        "Kd8",
+        "Qxf7#",
+    ];
+    for s in samples {
+        for lang in [Lang::En, Lang::Zh] {
+            let lines = explain_for_uci(&g, s, lang);
+            assert!(!lines.is_empty(), "{s:?}");
+        }
+        let ex = explain(&g, s);
+        let _ = json::explanation(&ex, Lang::Zh);
+        let _ = arbiter::rules::svg::explanation_svg(&g, &ex, Lang::En);
+    }
+}

@@ -99,7 +99,8 @@ pub fn explanation(ex: &Explanation, lang: Lang) -> String {
         .collect();
     let piece = ex.piece.map(|p| format!("{} {}", p.color.name(), p.kind.name()));
     format!(
-        "{{\"input\":{},\"uci\":{},\"san\":{},\"legal\":{},\"reasons\":[{}],\"after\":{},\"piece\":{},\"lang\":{}}}",
+        "{{\"input\":{},\"uci\":{},\"san\":{},\"legal\":{},\"reasons\":[{}],\"after\":{},\"piece\":{},\"kind\":{},\
+         \"lang\":{}}}",
         string(&ex.input),
         opt_string(ex.uci().as_deref()),
         opt_string(ex.san.as_deref()),
@@ -107,6 +108,7 @@ pub fn explanation(ex: &Explanation, lang: Lang) -> String {
         reasons.join(","),
         ex.after.as_ref().map_or_else(|| "null".to_string(), report),
         opt_string(piece.as_deref()),
+        opt_string(ex.category().map(|c| c.code()).as_deref()),
         string(match lang {
             Lang::En => "en",
             Lang::Zh => "zh",

@@ -5,7 +5,7 @@
 //! Chinese uses the usual terms: 将军, 将杀, 逼和, 王车易位, 吃过路兵, 升变, 牵制, 三次重复,
 //! 五十回合, 子力不足, 死局; citations in full-width parentheses `（FIDE 3.9.2）`.
 
-use super::explain::{CastlingLoss, CheckAnswer, Explanation, Lang, Placed, Reason};
+use super::explain::{CastlingLoss, CheckAnswer, Explanation, Lang, MoveCategory, Placed, Reason};
 use super::referee::{AutomaticDraw, DrawClaim, Outcome, PositionReport};
 use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
 
@@ -185,6 +185,32 @@ fn space_cjk(s: &str) -> String {
         prev = Some(c);
     }
     out
+}
+
+fn category_en(c: MoveCategory) -> String {
+    match c {
+        MoveCategory::Quiet => "quiet move".into(),
+        MoveCategory::Capture => "capture".into(),
+        MoveCategory::DoublePawnPush => "two-square pawn advance".into(),
+        MoveCategory::EnPassant => "en passant capture".into(),
+        MoveCategory::CastlingKingside => "castling king-side".into(),
+        MoveCategory::CastlingQueenside => "castling queen-side".into(),
+        MoveCategory::Promotion { piece, capture: false } => format!("promotion to a {}", kind_en(piece)),
+        MoveCategory::Promotion { piece, capture: true } => format!("capture and promotion to a {}", kind_en(piece)),
+    }
+}
+
+fn category_zh(c: MoveCategory) -> String {
+    match c {
+        MoveCategory::Quiet => "普通移动".into(),
+        MoveCategory::Capture => "吃子".into(),
+        MoveCategory::DoublePawnPush => "兵前进两格".into(),
+        MoveCategory::EnPassant => "吃过路兵".into(),
+        MoveCategory::CastlingKingside => "短易位".into(),
+        MoveCategory::CastlingQueenside => "长易位".into(),
+        MoveCategory::Promotion { piece, capture: false } => format!("升变为{}", kind_zh(piece)),
+        MoveCategory::Promotion { piece, capture: true } => format!("吃子并升变为{}", kind_zh(piece)),
+    }
 }
 
 /// One reason as a sentence with its citation.
@@ -418,7 +444,7 @@ fn reason_en(r: &Reason) -> String {
                 let sqs: Vec<String> = pinned_attackers.iter().map(|s| s.to_string()).collect();
                 s.push_str(&format!(
                     " The piece on {} is pinned, but it still attacks {to}: an attack counts even from a pinned \
-                     piece.",
+                     piece (FIDE 3.1.3).",
                     join_en(sqs)
                 ));
             }
@@ -721,7 +747,7 @@ fn reason_zh(r: &Reason) -> String {
             if !pinned_attackers.is_empty() {
                 let sqs: Vec<String> = pinned_attackers.iter().map(|s| s.to_string()).collect();
                 s.push_str(&format!(
-                    "{} 的棋子虽然被牵制，但仍然攻击 {to}：被牵制的棋子的攻击同样有效。",
+                    "{} 的棋子虽然被牵制，但仍然攻击 {to}：被牵制的棋子的攻击同样有效（FIDE 3.1.3）。",
                     join_zh(sqs)
                 ));
             }
@@ -1023,12 +1049,19 @@ pub fn render_report(r: &PositionReport, lang: Lang) -> Vec<String> {
 pub fn render_explanation(ex: &Explanation, lang: Lang) -> Vec<String> {
     let uci = ex.uci();
     let mut lines = Vec::new();
+    let what = match (ex.piece, ex.category()) {
+        (Some(p), Some(c)) => match lang {
+            Lang::En => format!(", {} {}, {}", color_en(p.color).to_lowercase(), kind_en(p.kind), category_en(c)),
+            Lang::Zh => format!("，{}，{}", piece_zh(p), category_zh(c)),
+        },
+        _ => String::new(),
+    };
     let headline = match (ex.legal, lang) {
         (true, Lang::En) => {
-            format!("Legal: {} ({}).", ex.san.clone().unwrap_or_default(), uci.clone().unwrap_or_default())
+            format!("Legal: {} ({}){what}.", ex.san.clone().unwrap_or_default(), uci.clone().unwrap_or_default())
         }
         (true, Lang::Zh) => {
-            format!("合法着法：{}（{}）。", ex.san.clone().unwrap_or_default(), uci.clone().unwrap_or_default())
+            format!("合法着法：{}（{}）{what}。", ex.san.clone().unwrap_or_default(), uci.clone().unwrap_or_default())
         }
         (false, Lang::En) => match &uci {
             Some(u) if *u != ex.input => format!("Illegal: {} ({u}).", ex.input),
