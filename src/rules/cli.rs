@@ -100,3 +100,14 @@ pub fn explain_for_uci(game: &Game, move_text: &str, lang: Lang) -> Vec<String> 
         text::render_explanation(&explain(game, move_text), lang)
     }
 }
+
+/// Like [`explain_for_uci`] for a session that keeps only the current position and the keys
+/// of the earlier positions (`history`, oldest first, without the current one).
+pub fn explain_for_uci_history(
+    pos: &crate::chess::Position,
+    history: &[u64],
+    move_text: &str,
+    lang: Lang,
+) -> Vec<String> {
+    explain_for_uci(&Game::from_history(*pos, history), move_text, lang)
+}

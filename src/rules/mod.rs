@@ -12,4 +12,4 @@ pub mod cli;
 pub mod json;
 pub mod svg;
 
-pub use cli::explain_for_uci;
+pub use cli::{explain_for_uci, explain_for_uci_history};

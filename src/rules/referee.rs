@@ -56,6 +56,17 @@ impl Game {
         Game { start, moves: Vec::new(), keys: vec![start.key()], current: start }
     }
 
+    /// A game known only by its current position and the keys of the positions before it
+    /// (oldest first, as the UCI session keeps them for the search). Repetition counting is
+    /// exact; the moves themselves are unknown, so the explainer cannot name an expired
+    /// en-passant chance or say whether the king or the rook moved. Prefer
+    /// [`Game::from_fen_and_moves`] when the moves are at hand.
+    pub fn from_history(current: Position, earlier_keys: &[u64]) -> Game {
+        let mut keys = earlier_keys.to_vec();
+        keys.push(current.key());
+        Game { start: current, moves: Vec::new(), keys, current }
+    }
+
     /// A game from the standard starting position.
     pub fn startpos() -> Game {
         Game::new(Position::startpos())
