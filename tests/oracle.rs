@@ -18,6 +18,11 @@ fn python_chess_available() -> bool {
 /// has at least one reason and only illegal-move codes; a legal one has none of those.
 fn arbiter_says_legal(game: &Game, text: &str, problems: &mut Vec<String>) -> bool {
     let ex = explain(game, text);
+    for lang in [arbiter::rules::Lang::En, arbiter::rules::Lang::Zh] {
+        if arbiter::rules::text::render_explanation(&ex, lang).iter().any(|l| l.trim().is_empty()) {
+            problems.push(format!("{}: {text}: empty text line", game.current().to_fen()));
+        }
+    }
     let illegal_codes = ex.reasons.iter().filter(|r| r.code().is_illegal()).count();
     if ex.legal && illegal_codes > 0 {
         problems.push(format!("{}: {text} legal but with codes {:?}", game.current().to_fen(), ex.codes()));

@@ -588,7 +588,7 @@ fn reason_zh(r: &Reason) -> String {
             _ => "没有这样的棋子可走。".to_string(),
         },
         Reason::NotYourPiece { piece, from } => format!(
-            "{} 属于{}，但现在轮到{}走棋：双方轮流走棋，每次只能走自己的棋子。",
+            "{}属于{}，但现在轮到{}走棋：双方轮流走棋，每次只能走自己的棋子。",
             at_zh(*piece, *from),
             color_zh(piece.color),
             color_zh(piece.color.flip())
