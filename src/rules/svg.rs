@@ -88,6 +88,7 @@ fn collect_marks(reasons: &[Reason]) -> Marks {
             }
             Reason::ResolvesCheck { checkers, .. } => m.attackers.extend(checkers.iter().map(|&(_, s)| s)),
             Reason::EnPassantExpired { enemy_pawn, .. } => m.info.push(*enemy_pawn),
+            Reason::Ambiguous { candidates, .. } => m.info.extend(candidates.iter().map(|(_, mv)| mv.from())),
             Reason::EnPassant { captured_on, .. } => m.info.push(*captured_on),
             Reason::CastlingAttackedRookAllowed { squares, .. } => m.info.extend(squares.iter().copied()),
             Reason::CastlingRightsLost { color, side, .. } => {
