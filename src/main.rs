@@ -48,6 +48,8 @@ enum Command {
         #[arg(default_value_t = bench::DEFAULT_DEPTH)]
         depth: u32,
     },
+    /// Explain, citing the FIDE Laws, whether a move is legal and why (or report on the position).
+    Explain(arbiter::rules::cli::ExplainArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
             eprintln!("time {:.2} s", r.elapsed.as_secs_f64());
             ExitCode::SUCCESS
         }
+        Some(Command::Explain(args)) => arbiter::rules::cli::run_explain(args),
         None => {
             arbiter::uci::run_stdio();
             // Exit at once even if a search thread is still unwinding (quit mid-search).

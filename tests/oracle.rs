@@ -7,17 +7,38 @@
 
 use arbiter::chess::movegen;
 use arbiter::chess::notation::{parse_san, parse_uci_squares, to_san};
-use arbiter::rules::Game;
+use arbiter::rules::{explain, Game};
 use std::process::Command;
 
 fn python_chess_available() -> bool {
     Command::new("python3").args(["-c", "import chess"]).output().map(|o| o.status.success()).unwrap_or(false)
 }
 
-/// The verdict Arbiter gives for a probe move text (legal or not).
-fn arbiter_says_legal(game: &Game, text: &str) -> bool {
-    let pos = game.current();
-    parse_uci_squares(text).and_then(|(f, t, p)| movegen::find_move(pos, f, t, p)).is_some()
+/// The explain mode's verdict for a move text, checked for consistency: an illegal move
+/// has at least one reason and only illegal-move codes; a legal one has none of those.
+fn arbiter_says_legal(game: &Game, text: &str, problems: &mut Vec<String>) -> bool {
+    let ex = explain(game, text);
+    for lang in [arbiter::rules::Lang::En, arbiter::rules::Lang::Zh] {
+        if arbiter::rules::text::render_explanation(&ex, lang).iter().any(|l| l.trim().is_empty()) {
+            problems.push(format!("{}: {text}: empty text line", game.current().to_fen()));
+        }
+    }
+    let illegal_codes = ex.reasons.iter().filter(|r| r.code().is_illegal()).count();
+    if ex.legal && illegal_codes > 0 {
+        problems.push(format!("{}: {text} legal but with codes {:?}", game.current().to_fen(), ex.codes()));
+    }
+    if !ex.legal && (illegal_codes == 0 || illegal_codes != ex.reasons.len()) {
+        problems.push(format!("{}: {text} illegal with codes {:?}", game.current().to_fen(), ex.codes()));
+    }
+    let by_movegen =
+        parse_uci_squares(text).and_then(|(f, t, p)| movegen::find_move(game.current(), f, t, p)).is_some()
+            && game.outcome().is_none();
+    if by_movegen != ex.legal {
+        problems.push(format!("{}: {text}: explain says {}, movegen {by_movegen}", game.current().to_fen(), ex.legal));
+    }
+    // The verdict apart from the game having ended (python-chess lets play go on after
+    // a dead position or seventy-five moves): no reason other than `game_over`.
+    !ex.reasons.iter().any(|r| r.code().is_illegal() && r.code() != arbiter::rules::ReasonCode::GameOver)
 }
 
 #[test]
@@ -36,7 +57,7 @@ fn agrees_with_python_chess() {
     assert!(out.status.success(), "oracle script failed: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).expect("utf-8");
     let mut game = Game::startpos();
-    let (mut checked, mut probes, mut mismatches) = (0usize, 0usize, Vec::<String>::new());
+    let (mut checked, mut probes, mut illegal_probes, mut mismatches) = (0usize, 0usize, 0usize, Vec::<String>::new());
     let mut seen = [0usize; 6];
     for line in text.lines() {
         let f: Vec<&str> = line.split('\t').collect();
@@ -44,6 +65,7 @@ fn agrees_with_python_chess() {
             ["G", fen] => game = Game::from_fen_and_moves::<&str>(Some(fen), &[]).expect("oracle FEN"),
             ["M", uci, san, flags @ ..] if flags.len() == 9 => {
                 let before = *game.current();
+                let before_game_over = game.outcome();
                 let (from, to, promo) = parse_uci_squares(uci).expect("uci");
                 let Some(m) = movegen::find_move(&before, from, to, promo) else {
                     mismatches.push(format!("{}: python plays {uci}, Arbiter says illegal", before.to_fen()));
@@ -52,6 +74,13 @@ fn agrees_with_python_chess() {
                 let ours = to_san(&before, m);
                 if ours != *san {
                     mismatches.push(format!("{}: SAN of {uci}: python {san}, Arbiter {ours}", before.to_fen()));
+                }
+                // The explain mode reads python's SAN as the same legal move (unless the game is over).
+                if before_game_over.is_none() {
+                    let ex = explain(&game, san);
+                    if !ex.legal || ex.legal_move != Some(m) {
+                        mismatches.push(format!("{}: explain {san}: {:?}", before.to_fen(), ex.codes()));
+                    }
                 }
                 if parse_san(&before, san).ok() != Some(m) {
                     mismatches.push(format!("{}: Arbiter does not read python's SAN {san} as {uci}", before.to_fen()));
@@ -79,7 +108,9 @@ fn agrees_with_python_chess() {
                     mismatches.push(format!("{}: legal moves python {} Arbiter {}", r.fen, flags[6], r.legal_moves));
                 }
                 let theirs = flags[8] == "1";
-                if arbiter_says_legal(&game, flags[7]) != theirs {
+                let says = arbiter_says_legal(&game, flags[7], &mut mismatches);
+                illegal_probes += usize::from(!theirs);
+                if says != theirs {
                     mismatches.push(format!("{}: probe {}: python legal={theirs}", r.fen, flags[7]));
                 }
                 probes += 1;
@@ -89,7 +120,7 @@ fn agrees_with_python_chess() {
         }
     }
     eprintln!(
-        "oracle: {checked} positions, {probes} probe moves, {} mismatches; python-chess saw check {}, mate {}, \
+        "oracle: {checked} positions, {probes} probe moves ({illegal_probes} illegal), {} mismatches; python-chess saw check {}, mate {}, \
          stalemate {}, insufficient {}, fivefold {}, seventy-five {}",
         mismatches.len(),
         seen[0],

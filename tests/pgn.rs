@@ -101,3 +101,11 @@ fn a_referee_game_round_trips_through_pgn() {
     let back = read_pgn(&text).unwrap().remove(0).to_game().unwrap();
     assert_eq!(back.moves(), game.moves());
 }
+
+#[test]
+fn reads_en_passant_marks_and_zero_castling() {
+    let games = read_pgn("1. e4 Nf6 2. e5 d5 3. exd6 e.p. exd6 4. Nf3 Be7 5. Bc4 Nc6 6. 0-0 0-0 *").unwrap();
+    assert_eq!(games[0].moves.len(), 12);
+    assert_eq!(games[0].moves[4].to_uci(), "e5d6");
+    assert_eq!(games[0].moves[10].to_uci(), "e1g1");
+}

@@ -96,3 +96,14 @@ fn bad_input_is_an_error_not_a_panic() {
     let e = Game::from_fen_and_moves(None, &["e4", "e4"]).unwrap_err();
     assert!(e.to_string().contains("move 2"), "{e}");
 }
+
+#[test]
+fn a_game_from_uci_history_counts_repetitions() {
+    let g = game(None, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
+    let earlier = &g.keys()[..g.keys().len() - 1];
+    let h = Game::from_history(*g.current(), earlier);
+    assert_eq!(h.report().repetitions, 3);
+    assert_eq!(h.report().claimable_draws, vec![DrawClaim::ThreefoldRepetition]);
+    let lines = arbiter::rules::explain_for_uci_history(g.current(), earlier, "", arbiter::rules::Lang::En);
+    assert!(lines.iter().any(|l| l.contains("threefold")), "{lines:?}");
+}

@@ -4,3 +4,12 @@ pub mod pgn;
 pub mod referee;
 
 pub use referee::{AutomaticDraw, ClaimWithMove, DrawClaim, Game, GameError, Outcome, PositionReport};
+pub mod explain;
+pub mod text;
+
+pub use explain::{explain, Explanation, Lang, Reason, ReasonCode};
+pub mod cli;
+pub mod json;
+pub mod svg;
+
+pub use cli::{explain_for_uci, explain_for_uci_history};

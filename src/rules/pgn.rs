@@ -300,7 +300,8 @@ fn parse_game(index: usize, tags: Vec<(String, String)>, movetext: &str) -> Resu
                     game.result = if token == "½-½" { "1/2-1/2".to_string() } else { token };
                     continue;
                 }
-                if token.starts_with('$') {
+                // NAGs, and an "e.p." written as its own word after an en-passant capture.
+                if token.starts_with('$') || matches!(token.as_str(), "e.p." | "ep" | "e.p") {
                     continue;
                 }
                 // Strip a move number ("12." / "12..." / "12...e5").

@@ -56,6 +56,17 @@ impl Game {
         Game { start, moves: Vec::new(), keys: vec![start.key()], current: start }
     }
 
+    /// A game known only by its current position and the keys of the positions before it
+    /// (oldest first, as the UCI session keeps them for the search). Repetition counting is
+    /// exact; the moves themselves are unknown, so the explainer cannot name an expired
+    /// en-passant chance or say whether the king or the rook moved. Prefer
+    /// [`Game::from_fen_and_moves`] when the moves are at hand.
+    pub fn from_history(current: Position, earlier_keys: &[u64]) -> Game {
+        let mut keys = earlier_keys.to_vec();
+        keys.push(current.key());
+        Game { start: current, moves: Vec::new(), keys, current }
+    }
+
     /// A game from the standard starting position.
     pub fn startpos() -> Game {
         Game::new(Position::startpos())
@@ -129,13 +140,15 @@ impl Game {
         count_in_window(&self.keys, self.current.halfmove_clock(), self.current.key())
     }
 
-    /// The squares behind pawns that advanced two squares in this game, with the ply
+    /// The squares where pawns landed after advancing two squares in this game, with the ply
     /// (0-based index into `moves`, or `None` for a double step recorded in the start FEN)
     /// — the explainer uses it to tell an expired en-passant chance from none at all.
     pub fn double_steps(&self) -> Vec<(Option<usize>, Square)> {
         let mut out = Vec::new();
-        if let Some(ep) = self.start.ep_square() {
-            out.push((None, ep));
+        // The FEN's e.p. square is the square passed over; the pawn stands one further on.
+        let mover = self.start.side_to_move().flip();
+        if let Some(landing) = self.start.ep_square().and_then(|ep| ep.offset(mover.forward())) {
+            out.push((None, landing));
         }
         for (i, m) in self.moves.iter().enumerate() {
             if m.kind() == crate::chess::MoveKind::DoublePush {

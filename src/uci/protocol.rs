@@ -56,7 +56,11 @@ pub enum Command {
     /// Extension: the bench (optional depth).
     Bench(Option<u32>),
     /// Extension: explain why a move is legal or illegal (answered by the rules module).
-    Explain(String),
+    /// `explain [MOVE] [en|zh]` (MOVE may be SAN with spaces, e.g. `exd6 e.p.`).
+    Explain {
+        text: String,
+        lang: crate::rules::Lang,
+    },
     /// An empty line.
     Empty,
     /// Not a command we know (ignored).
@@ -76,7 +80,6 @@ pub enum ParseError {
     /// `setoption` without `name`.
     BadSetOption,
     BadDebug(String),
-    MissingMove,
 }
 
 impl fmt::Display for ParseError {
@@ -87,7 +90,6 @@ impl fmt::Display for ParseError {
             ParseError::BadPosition(t) => write!(f, "position: expected 'startpos' or 'fen', got '{t}'"),
             ParseError::BadSetOption => write!(f, "setoption: expected 'setoption name <name> [value <value>]'"),
             ParseError::BadDebug(t) => write!(f, "debug: expected 'on' or 'off', got '{t}'"),
-            ParseError::MissingMove => write!(f, "explain: expected a move, like 'explain e2e4'"),
         }
     }
 }
@@ -145,10 +147,12 @@ pub fn parse(line: &str) -> Result<(Command, Vec<ParseError>), ParseError> {
                 Err(_) => return Err(ParseError::BadNumber { param: "bench".into(), value: t.to_string() }),
             },
         },
-        "explain" => match args.first() {
-            Some(m) => Command::Explain(m.to_string()),
-            None => return Err(ParseError::MissingMove),
-        },
+        // `explain [MOVE] [en|zh]`: without a move, the position report.
+        "explain" => {
+            let lang_given = args.last().and_then(|t| crate::rules::Lang::parse(t));
+            let move_args = if lang_given.is_some() { &args[..args.len() - 1] } else { args };
+            Command::Explain { text: move_args.join(" "), lang: lang_given.unwrap_or(crate::rules::Lang::En) }
+        }
         "setoption" => parse_setoption(args)?,
         "position" => parse_position(args)?,
         "go" => Command::Go(parse_go(args, &mut warnings)),

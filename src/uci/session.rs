@@ -8,6 +8,7 @@ use crate::chess::notation::parse_uci_move;
 use crate::chess::{Move, Position};
 use crate::engine::options::uci_option_lines;
 use crate::engine::{eval, Engine, EngineOptions, Limits, ScoreBound, SearchControl, SearchInfo, SearchResult};
+use crate::rules::Game;
 use std::io::Write;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -54,9 +55,10 @@ struct Running {
 pub struct Session {
     out: Out,
     engine: Arc<Mutex<Engine>>,
-    pos: Position,
-    /// Keys of the positions before `pos` in the game (for repetition draws).
-    history: Vec<u64>,
+    /// The game as `position` set it: start position and moves. The current position and
+    /// the keys of the earlier ones (repetition draws) come from it; `explain` uses the
+    /// whole move list (an expired e.p. chance, which of king or rook has moved).
+    game: Game,
     debug: bool,
     search: Option<Running>,
 }
@@ -104,18 +106,17 @@ impl Session {
                 Engine::new(opts).unwrap_or_else(|e| panic!("cannot allocate the engine: {e}"))
             }
         };
-        Session {
-            out,
-            engine: Arc::new(Mutex::new(engine)),
-            pos: Position::startpos(),
-            history: Vec::new(),
-            debug: false,
-            search: None,
-        }
+        Session { out, engine: Arc::new(Mutex::new(engine)), game: Game::startpos(), debug: false, search: None }
     }
 
     pub fn position(&self) -> &Position {
-        &self.pos
+        self.game.current()
+    }
+
+    /// Keys of the positions before the current one, oldest first (repetition draws).
+    fn history(&self) -> Vec<u64> {
+        let keys = self.game.keys();
+        keys[..keys.len().saturating_sub(1)].to_vec()
     }
 
     fn searching(&self) -> bool {
@@ -193,19 +194,19 @@ impl Session {
                 return Flow::Quit;
             }
             Command::Display => {
-                for l in self.pos.diagram().lines() {
+                for l in self.game.current().diagram().lines() {
                     self.out.line(l);
                 }
-                self.out.line(&format!("Fen: {}", self.pos.to_fen()));
-                self.out.line(&format!("Key: {:016X}", self.pos.key()));
-                let checkers: Vec<String> = self.pos.checkers().map(|s| s.to_string()).collect();
+                self.out.line(&format!("Fen: {}", self.game.current().to_fen()));
+                self.out.line(&format!("Key: {:016X}", self.game.current().key()));
+                let checkers: Vec<String> = self.game.current().checkers().map(|s| s.to_string()).collect();
                 self.out.line(&format!("Checkers: {}", checkers.join(" ")));
             }
             Command::Eval => {
-                for l in eval::describe(&self.pos).lines() {
+                for l in eval::describe(self.game.current()).lines() {
                     self.out.line(l);
                 }
-                if self.pos.in_check() {
+                if self.game.current().in_check() {
                     self.out.line("(the side to move is in check: the search does not use this value here)");
                 }
             }
@@ -218,14 +219,11 @@ impl Session {
                 self.out.line(&format!("Nodes searched: {}", r.nodes));
                 self.out.line(&format!("Nodes/second: {}", r.nps()));
             }
-            Command::Explain(mv) => {
-                // ==== INTEGRATION HOOK: `explain MOVE` ====
-                // Wire to the rules module here, e.g.
-                //   for l in crate::rules::explain::explain_for_uci(&self.pos, &self.history, &mv) {
-                //       self.out.info_string(&l);
-                //   }
-                let _ = mv;
-                self.out.info_string("explain is not available in this build");
+            Command::Explain { text: mv, lang } => {
+                // Reads the session's game only: the position and any running search are untouched.
+                for l in crate::rules::explain_for_uci(&self.game, &mv, lang) {
+                    self.out.info_string(&l);
+                }
             }
         }
         Flow::Continue
@@ -243,13 +241,12 @@ impl Session {
                 }
             },
         };
-        let mut pos = start;
-        let mut history = Vec::with_capacity(moves.len());
+        let mut game = Game::new(start);
         for (i, text) in moves.iter().enumerate() {
-            match parse_uci_move(&pos, text) {
+            match parse_uci_move(game.current(), text) {
                 Ok(m) => {
-                    history.push(pos.key());
-                    pos = pos.make_move(m);
+                    // parse_uci_move returns legal moves only, which `play` accepts.
+                    let _ = game.play(m);
                 }
                 Err(e) => {
                     self.out.info_string(&format!("error: move {} '{text}': {e}; position unchanged", i + 1));
@@ -257,8 +254,7 @@ impl Session {
                 }
             }
         }
-        self.pos = pos;
-        self.history = history;
+        self.game = game;
     }
 
     fn go(&mut self, g: GoParams) {
@@ -269,7 +265,7 @@ impl Session {
         }
         let mut searchmoves: Vec<Move> = Vec::new();
         for t in &g.searchmoves {
-            match parse_uci_move(&self.pos, t) {
+            match parse_uci_move(self.game.current(), t) {
                 Ok(m) => searchmoves.push(m),
                 Err(e) => self.out.info_string(&format!("warning: searchmoves: {e} (ignored)")),
             }
@@ -291,8 +287,8 @@ impl Session {
         let control = Arc::new(SearchControl::for_limits(&limits));
         let engine = Arc::clone(&self.engine);
         let out = self.out.clone();
-        let pos = self.pos;
-        let history = self.history.clone();
+        let pos = *self.game.current();
+        let history = self.history();
         let ctl = Arc::clone(&control);
         let spawned = std::thread::Builder::new().name("uci-search".into()).spawn(move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -314,14 +310,14 @@ impl Session {
             Ok(handle) => self.search = Some(Running { control, handle }),
             Err(e) => {
                 self.out.info_string(&format!("error: cannot start the search thread: {e}"));
-                let m = crate::chess::legal_moves(&self.pos).iter().next().copied();
+                let m = crate::chess::legal_moves(self.game.current()).iter().next().copied();
                 self.out.line(&m.map_or("bestmove 0000".to_string(), |m| format!("bestmove {m}")));
             }
         }
     }
 
     fn perft(&self, depth: u32) {
-        let counts = crate::tools::perft::divide(&self.pos, depth, 1);
+        let counts = crate::tools::perft::divide(self.game.current(), depth, 1);
         for (m, n) in &counts {
             self.out.line(&format!("{m}: {n}"));
         }

@@ -36,6 +36,9 @@ STARTS = [
     "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
     "k7/8/1K6/8/8/8/8/2R5 w - - 0 1",
     "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1",
+    "k7/8/1K6/8/8/8/2Q5/8 w - - 0 1",
+    "8/8/8/8/8/5k2/5p2/5K2 b - - 0 1",
 ]
 
 
@@ -92,7 +95,7 @@ def main():
         fen = rng.choice(STARTS)
         board = chess.Board(fen)
         out.write(f"G\t{board.fen()}\n")
-        for _ in range(rng.randrange(10, 200)):
+        for _ in range(rng.randrange(8, 120)):
             legal = list(board.legal_moves)
             if not legal or board.is_fivefold_repetition() or board.is_seventyfive_moves():
                 break
@@ -107,6 +110,9 @@ def main():
                 captures = [m for m in legal if board.is_capture(m)]
                 checks = [m for m in legal if board.gives_check(m)] if rng.random() < 0.3 else []
                 mates = [m for m in checks if board.is_into_check(m) is False and _mates(board, m)]
+                if not mates and len(board.piece_map()) <= 6 and rng.random() < 0.3:
+                    # Endings: look for stalemates (rare in random play, but worth checking).
+                    mates = [m for m in legal if _mates(board, m)]
                 if mates:
                     move = rng.choice(mates)
                 elif checks:

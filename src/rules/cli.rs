@@ -1,0 +1,113 @@
+//! `arbiter explain`: the command-line entry point of the explain mode, and the function
+//! the UCI loop calls for its `explain` command.
+//!
+//! Exit status (contract): 0 when a verdict or position report was produced (an illegal,
+//! malformed or ambiguous MOVE included); 2 when the position itself is unusable (bad FEN,
+//! an illegal or unparsable move in `--moves`, an unknown `--lang`), with the reason on
+//! stderr and nothing on stdout. 1 when the SVG file cannot be written.
+
+use super::explain::{explain, Lang};
+use super::referee::{Game, GameError};
+use super::{json, svg, text};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `arbiter explain`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ExplainArgs {
+    /// Position to start from (default: the standard starting position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// The game's moves so far, one argument, space-separated, UCI or SAN (feeds repetition and the clocks).
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Language of the text: en or zh.
+    #[arg(long, default_value = "en")]
+    pub lang: String,
+    /// Print one JSON object on one line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the position, the move and the reasons as an SVG diagram into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// The move to explain, UCI or SAN (several words are joined, e.g. `exd6 e.p.`).
+    /// Without it, the position itself is reported.
+    #[arg(value_name = "MOVE", num_args = 0.., allow_hyphen_values = true, trailing_var_arg = true)]
+    pub mv: Vec<String>,
+}
+
+/// Builds the game from `--fen` and `--moves`.
+pub fn build_game(fen: Option<&str>, moves: Option<&str>) -> Result<Game, GameError> {
+    let list: Vec<&str> = moves.map(|m| m.split_whitespace().collect()).unwrap_or_default();
+    Game::from_fen_and_moves(fen, &list)
+}
+
+/// Runs `arbiter explain`; never panics on any input.
+pub fn run_explain(args: ExplainArgs) -> ExitCode {
+    let Some(lang) = Lang::parse(&args.lang) else {
+        eprintln!("error: --lang '{}' is not supported; use en or zh", args.lang);
+        return ExitCode::from(2);
+    };
+    let game = match build_game(args.fen.as_deref(), args.moves.as_deref()) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let move_text = args.mv.join(" ");
+    let mut out: Vec<String> = Vec::new();
+    let svg_doc = if move_text.trim().is_empty() {
+        let report = game.report();
+        if args.json {
+            out.push(json::report(&report));
+        } else {
+            out.extend(text::render_report(&report, lang));
+        }
+        args.svg.as_ref().map(|_| svg::position_svg(&game, lang))
+    } else {
+        let ex = explain(&game, &move_text);
+        if args.json {
+            out.push(json::explanation(&ex, lang));
+        } else {
+            out.extend(text::render_explanation(&ex, lang));
+        }
+        args.svg.as_ref().map(|_| svg::explanation_svg(&game, &ex, lang))
+    };
+    if let (Some(path), Some(doc)) = (&args.svg, svg_doc) {
+        if let Err(e) = std::fs::write(path, doc) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    }
+    let mut stdout = std::io::stdout().lock();
+    for line in out {
+        if writeln!(stdout, "{line}").is_err() {
+            break;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// For the UCI loop's `explain MOVE` (and `explain` alone for the position report):
+/// the text lines, to be printed each as `info string <line>`. `game` is the game the
+/// last `position` command built; it is not changed.
+pub fn explain_for_uci(game: &Game, move_text: &str, lang: Lang) -> Vec<String> {
+    if move_text.trim().is_empty() {
+        text::render_report(&game.report(), lang)
+    } else {
+        text::render_explanation(&explain(game, move_text), lang)
+    }
+}
+
+/// Like [`explain_for_uci`] for a session that keeps only the current position and the keys
+/// of the earlier positions (`history`, oldest first, without the current one).
+pub fn explain_for_uci_history(
+    pos: &crate::chess::Position,
+    history: &[u64],
+    move_text: &str,
+    lang: Lang,
+) -> Vec<String> {
+    explain_for_uci(&Game::from_history(*pos, history), move_text, lang)
+}

@@ -1,0 +1,460 @@
+//! SVG diagrams for beginners: the board from the mover's side, the move as an arrow,
+//! the moving piece's legal destinations (dots for quiet moves, rings for captures, a
+//! dashed mark for a pawn's two-step), and the squares and lines of the reasons (the
+//! attacked square, the checking or pinning piece and its line, a blocking piece),
+//! with a legend and the verdict written underneath.
+
+use super::explain::{Explanation, Lang, Reason};
+use super::referee::Game;
+use super::text;
+use crate::chess::{movegen, Color, MoveKind, Piece, PieceType, Square};
+use std::fmt::Write;
+
+const SQ: i32 = 64;
+const LEFT: i32 = 28;
+const TOP: i32 = 12;
+const BOARD: i32 = SQ * 8;
+const WIDTH: i32 = LEFT + BOARD + 16;
+const LIGHT: &str = "#f0d9b5";
+const DARK: &str = "#b58863";
+const GREEN: &str = "#2e7d32";
+const RED: &str = "#c62828";
+const ORANGE: &str = "#ef6c00";
+const BLUE: &str = "#1565c0";
+const FONT: &str = "DejaVu Sans, Noto Sans CJK SC, Source Han Sans SC, WenQuanYi Micro Hei, PingFang SC, \
+                    Microsoft YaHei, sans-serif";
+
+/// What the reasons want highlighted.
+#[derive(Default)]
+struct Marks {
+    /// Pieces that attack, check or pin (red frame).
+    attackers: Vec<Square>,
+    /// Squares that are attacked / the king in danger (red fill).
+    danger: Vec<Square>,
+    /// Pieces in the way (orange frame).
+    blockers: Vec<Square>,
+    /// Other squares the reason names (blue frame).
+    info: Vec<Square>,
+    /// Attack lines: red for checks and attacks, orange for pins.
+    red_lines: Vec<(Square, Square)>,
+    orange_lines: Vec<(Square, Square)>,
+}
+
+fn collect_marks(reasons: &[Reason]) -> Marks {
+    let mut m = Marks::default();
+    for r in reasons {
+        match r {
+            Reason::PathBlocked { blocker, .. } => m.blockers.push(blocker.1),
+            Reason::OwnPiece { to, .. } | Reason::PawnForwardCapture { to, .. } => m.blockers.push(*to),
+            Reason::CastlingPathOccupied { occupied, .. } => m.blockers.extend(occupied.iter().map(|&(_, s)| s)),
+            Reason::CastlingInCheck { color, checkers, .. } => {
+                let k = crate::chess::CastleSide::king_from(*color);
+                m.danger.push(k);
+                for &(_, s) in checkers {
+                    m.attackers.push(s);
+                    m.red_lines.push((s, k));
+                }
+            }
+            Reason::CastlingThroughCheck { square, attackers, .. }
+            | Reason::CastlingIntoCheck { square, attackers, .. } => {
+                m.danger.push(*square);
+                for &(_, s) in attackers {
+                    m.attackers.push(s);
+                    m.red_lines.push((s, *square));
+                }
+            }
+            Reason::KingIntoCheck { to, attackers, .. } => {
+                m.danger.push(*to);
+                for &(_, s) in attackers {
+                    m.attackers.push(s);
+                    m.red_lines.push((s, *to));
+                }
+            }
+            Reason::LeavesKingInCheck { king, checkers, .. } => {
+                m.danger.push(*king);
+                for &(_, s) in checkers {
+                    m.attackers.push(s);
+                    m.red_lines.push((s, *king));
+                }
+            }
+            Reason::ExposesKing { king, pinner, .. } => {
+                m.danger.push(*king);
+                m.attackers.push(pinner.1);
+                m.orange_lines.push((pinner.1, *king));
+            }
+            Reason::PinnedAlongLine { king, pinner, .. } => {
+                m.attackers.push(pinner.1);
+                m.orange_lines.push((pinner.1, *king));
+            }
+            Reason::ResolvesCheck { checkers, .. } => m.attackers.extend(checkers.iter().map(|&(_, s)| s)),
+            Reason::EnPassantExpired { enemy_pawn, .. } => m.info.push(*enemy_pawn),
+            Reason::Ambiguous { candidates, .. } => m.info.extend(candidates.iter().map(|(_, mv)| mv.from())),
+            Reason::EnPassant { captured_on, .. } => m.info.push(*captured_on),
+            Reason::CastlingAttackedRookAllowed { squares, .. } => m.info.extend(squares.iter().copied()),
+            Reason::CastlingRightsLost { color, side, .. } => {
+                m.info.push(crate::chess::CastleSide::king_from(*color));
+                m.info.push(side.rook_from(*color));
+            }
+            _ => {}
+        }
+    }
+    m
+}
+
+/// Top-left corner of a square's cell, seen from `view`'s side.
+fn cell(sq: Square, view: Color) -> (i32, i32) {
+    let (f, r) = (sq.file().index() as i32, sq.rank().index() as i32);
+    match view {
+        Color::White => (LEFT + f * SQ, TOP + (7 - r) * SQ),
+        Color::Black => (LEFT + (7 - f) * SQ, TOP + r * SQ),
+    }
+}
+
+fn center(sq: Square, view: Color) -> (i32, i32) {
+    let (x, y) = cell(sq, view);
+    (x + SQ / 2, y + SQ / 2)
+}
+
+fn glyph(p: Piece) -> char {
+    // The solid glyphs for both colours; white pieces are filled white with a dark outline.
+    match p.kind {
+        PieceType::King => '\u{265A}',
+        PieceType::Queen => '\u{265B}',
+        PieceType::Rook => '\u{265C}',
+        PieceType::Bishop => '\u{265D}',
+        PieceType::Knight => '\u{265E}',
+        PieceType::Pawn => '\u{265F}',
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// Splits text into lines of at most `width` columns (CJK characters count as two).
+fn wrap(s: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut cols = 0;
+    let cjk = |c: char| (c as u32) >= 0x2E80;
+    let mut word = String::new();
+    let mut word_cols = 0;
+    let flush_word =
+        |line: &mut String, cols: &mut usize, word: &mut String, word_cols: &mut usize, lines: &mut Vec<String>| {
+            if *cols + *word_cols > width && !line.is_empty() {
+                lines.push(std::mem::take(line).trim_end().to_string());
+                *cols = 0;
+            }
+            line.push_str(word);
+            *cols += *word_cols;
+            word.clear();
+            *word_cols = 0;
+        };
+    for c in s.chars() {
+        if cjk(c) {
+            flush_word(&mut line, &mut cols, &mut word, &mut word_cols, &mut lines);
+            word.push(c);
+            word_cols = 2;
+            flush_word(&mut line, &mut cols, &mut word, &mut word_cols, &mut lines);
+        } else if c == ' ' {
+            word.push(c);
+            word_cols += 1;
+            flush_word(&mut line, &mut cols, &mut word, &mut word_cols, &mut lines);
+        } else {
+            word.push(c);
+            word_cols += 1;
+        }
+    }
+    flush_word(&mut line, &mut cols, &mut word, &mut word_cols, &mut lines);
+    if !line.trim().is_empty() {
+        lines.push(line.trim_end().to_string());
+    }
+    lines
+}
+
+struct Drawing {
+    body: String,
+    view: Color,
+}
+
+impl Drawing {
+    fn new(view: Color) -> Drawing {
+        Drawing { body: String::new(), view }
+    }
+
+    fn board(&mut self, game: &Game) {
+        let pos = game.current();
+        for sq in Square::all() {
+            let (x, y) = cell(sq, self.view);
+            let fill = if sq.is_light() { LIGHT } else { DARK };
+            let _ = write!(self.body, r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{fill}"/>"#);
+        }
+        for i in 0..8 {
+            let (file_idx, rank_idx) = match self.view {
+                Color::White => (i, 7 - i),
+                Color::Black => (7 - i, i),
+            };
+            let fx = LEFT + i * SQ + SQ / 2;
+            let file = (b'a' + file_idx as u8) as char;
+            let rank = (b'1' + rank_idx as u8) as char;
+            let _ = write!(
+                self.body,
+                r#"<text x="{fx}" y="{}" font-size="14" text-anchor="middle" fill="rgb(68,68,68)">{file}</text>"#,
+                TOP + BOARD + 16
+            );
+            let _ = write!(
+                self.body,
+                r#"<text x="{}" y="{}" font-size="14" text-anchor="middle" fill="rgb(68,68,68)">{rank}</text>"#,
+                LEFT / 2,
+                TOP + i * SQ + SQ / 2 + 5
+            );
+        }
+        let _ = pos;
+    }
+
+    fn tint(&mut self, sq: Square, color: &str, opacity: f32) {
+        let (x, y) = cell(sq, self.view);
+        let _ = write!(
+            self.body,
+            r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{color}" fill-opacity="{opacity}"/>"#
+        );
+    }
+
+    fn frame(&mut self, sq: Square, color: &str) {
+        let (x, y) = cell(sq, self.view);
+        let _ = write!(
+            self.body,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{color}" stroke-width="5"/>"#,
+            x + 3,
+            y + 3,
+            SQ - 6,
+            SQ - 6
+        );
+    }
+
+    fn pieces(&mut self, game: &Game) {
+        let pos = game.current();
+        for sq in Square::all() {
+            if let Some(p) = pos.piece_at(sq) {
+                let (cx, cy) = center(sq, self.view);
+                let (fill, stroke) = match p.color {
+                    Color::White => ("#ffffff", "#222222"),
+                    Color::Black => ("#1a1a1a", "#1a1a1a"),
+                };
+                let _ = write!(
+                    self.body,
+                    r#"<text x="{cx}" y="{}" font-size="50" text-anchor="middle" font-family="DejaVu Sans, Segoe UI Symbol, sans-serif" fill="{fill}" stroke="{stroke}" stroke-width="1.5">{}</text>"#,
+                    cy + 18,
+                    glyph(p)
+                );
+            }
+        }
+    }
+
+    fn destinations(&mut self, game: &Game, from: Square) {
+        let pos = game.current();
+        for m in movegen::legal_moves(pos).iter().filter(|m| m.from() == from) {
+            let (cx, cy) = center(m.to(), self.view);
+            if m.is_capture() {
+                let _ = write!(
+                    self.body,
+                    r#"<circle cx="{cx}" cy="{cy}" r="28" fill="none" stroke="{RED}" stroke-width="5" stroke-opacity="0.85"/>"#
+                );
+            } else if m.kind() == MoveKind::DoublePush {
+                let _ = write!(
+                    self.body,
+                    r#"<circle cx="{cx}" cy="{cy}" r="22" fill="none" stroke="{ORANGE}" stroke-width="4" stroke-dasharray="6 5"/>"#
+                );
+            } else {
+                let _ = write!(self.body, r#"<circle cx="{cx}" cy="{cy}" r="10" fill="{GREEN}" fill-opacity="0.8"/>"#);
+            }
+        }
+    }
+
+    fn line(&mut self, a: Square, b: Square, color: &str, dashed: bool) {
+        let (x1, y1) = center(a, self.view);
+        let (x2, y2) = center(b, self.view);
+        let dash = if dashed { r#" stroke-dasharray="10 6""# } else { "" };
+        let _ = write!(
+            self.body,
+            r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{color}" stroke-width="4" stroke-opacity="0.75"{dash}/>"#
+        );
+    }
+
+    fn arrow(&mut self, from: Square, to: Square, legal: bool) {
+        let (x1, y1) = center(from, self.view);
+        let (x2, y2) = center(to, self.view);
+        let (dx, dy) = ((x2 - x1) as f64, (y2 - y1) as f64);
+        let len = (dx * dx + dy * dy).sqrt().max(1.0);
+        // Stop short of the centre so the head does not hide the destination.
+        let (ex, ey) = (x2 as f64 - dx / len * 14.0, y2 as f64 - dy / len * 14.0);
+        let (color, marker, dash) =
+            if legal { (GREEN, "head-legal", "") } else { (RED, "head-illegal", r#" stroke-dasharray="12 7""#) };
+        let _ = write!(
+            self.body,
+            r#"<line x1="{x1}" y1="{y1}" x2="{ex:.1}" y2="{ey:.1}" stroke="{color}" stroke-width="9" stroke-opacity="0.8" stroke-linecap="round" marker-end="url(#{marker})"{dash}/>"#
+        );
+    }
+}
+
+fn defs() -> String {
+    format!(
+        r#"<defs><marker id="head-legal" markerWidth="3" markerHeight="3" refX="1" refY="2" orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="{GREEN}"/></marker><marker id="head-illegal" markerWidth="3" markerHeight="3" refX="1" refY="2" orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="{RED}"/></marker></defs>"#
+    )
+}
+
+/// The legend and the text under the board; returns the SVG fragment and its height.
+fn legend(lines: &[String], lang: Lang, top: i32) -> (String, i32) {
+    let mut s = String::new();
+    let mut y = top + 14;
+    let items: [(&str, &str, &str); 7] = [
+        ("dot", "quiet move", "普通移动落点"),
+        ("ring", "capture", "吃子落点"),
+        ("dash", "pawn two-step", "兵的两格推进"),
+        ("arrow", "the move", "所问的着法"),
+        ("red", "attacker / attacked square", "攻击者 / 受攻击的格子"),
+        ("orange", "pin line / piece in the way", "牵制线 / 挡路的棋子"),
+        ("blue", "other square the reason names", "理由中提到的其他格子"),
+    ];
+    let mut x = LEFT;
+    for (kind, en, zh) in items {
+        let label = if lang == Lang::En { en } else { zh };
+        let w = if lang == Lang::En { label.len() as i32 * 7 } else { label.chars().count() as i32 * 12 };
+        if x + 30 + w > WIDTH - 8 {
+            x = LEFT;
+            y += 20;
+        }
+        let sym = match kind {
+            "dot" => format!(r#"<circle cx="{}" cy="{}" r="6" fill="{GREEN}"/>"#, x + 8, y - 4),
+            "ring" => {
+                format!(r#"<circle cx="{}" cy="{}" r="7" fill="none" stroke="{RED}" stroke-width="3"/>"#, x + 8, y - 4)
+            }
+            "dash" => format!(
+                r#"<circle cx="{}" cy="{}" r="7" fill="none" stroke="{ORANGE}" stroke-width="2.5" stroke-dasharray="3 2"/>"#,
+                x + 8,
+                y - 4
+            ),
+            "arrow" => format!(
+                r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{GREEN}" stroke-width="4" marker-end="url(#head-legal)"/>"#,
+                x,
+                y - 4,
+                x + 12,
+                y - 4
+            ),
+            "red" => format!(
+                r#"<rect x="{}" y="{}" width="14" height="14" fill="{RED}" fill-opacity="0.35" stroke="{RED}" stroke-width="2"/>"#,
+                x + 1,
+                y - 11
+            ),
+            "orange" => format!(
+                r#"<rect x="{}" y="{}" width="14" height="14" fill="none" stroke="{ORANGE}" stroke-width="3"/>"#,
+                x + 1,
+                y - 11
+            ),
+            _ => format!(
+                r#"<rect x="{}" y="{}" width="14" height="14" fill="none" stroke="{BLUE}" stroke-width="3"/>"#,
+                x + 1,
+                y - 11
+            ),
+        };
+        s.push_str(&sym);
+        let _ =
+            write!(s, r#"<text x="{}" y="{y}" font-size="12" fill="rgb(51,51,51)">{}</text>"#, x + 24, escape(label));
+        x += 34 + w;
+    }
+    y += 26;
+    for (i, line) in lines.iter().enumerate() {
+        let (size, weight, width) = if i == 0 { (16, "bold", 60) } else { (13, "normal", 80) };
+        for part in wrap(line, width) {
+            let _ = write!(
+                s,
+                r#"<text x="{LEFT}" y="{y}" font-size="{size}" font-weight="{weight}" fill="rgb(17,17,17)">{}</text>"#,
+                escape(&part)
+            );
+            y += size + 5;
+        }
+        y += 3;
+    }
+    (s, y - top)
+}
+
+fn document(d: Drawing, lines: &[String], lang: Lang) -> String {
+    let (legend_svg, legend_h) = legend(lines, lang, TOP + BOARD + 24);
+    let height = TOP + BOARD + 24 + legend_h + 8;
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="{FONT}"><rect width="100%" height="100%" fill="white"/>{}{}{legend_svg}</svg>
+"#,
+        defs(),
+        d.body
+    )
+}
+
+/// The diagram for an explained move.
+pub fn explanation_svg(game: &Game, ex: &Explanation, lang: Lang) -> String {
+    let pos = game.current();
+    let view = pos.side_to_move();
+    let mut d = Drawing::new(view);
+    d.board(game);
+    let marks = collect_marks(&ex.reasons);
+    if let Some(from) = ex.from {
+        d.tint(from, "#f7ec5e", 0.55);
+    }
+    if let Some(to) = ex.to {
+        d.tint(to, if ex.legal { "#9ccc65" } else { "#ef9a9a" }, 0.6);
+    }
+    for &s in &marks.danger {
+        d.tint(s, RED, 0.35);
+    }
+    // A legal move that gives check: the checked king is the square to look at.
+    if ex.after.as_ref().is_some_and(|a| !a.checkers.is_empty()) {
+        d.tint(pos.king_square(view.flip()), RED, 0.35);
+    }
+    for &(a, b) in &marks.orange_lines {
+        d.line(a, b, ORANGE, true);
+    }
+    for &(a, b) in &marks.red_lines {
+        d.line(a, b, RED, false);
+    }
+    d.pieces(game);
+    if let Some(from) = ex.from {
+        if pos.piece_at(from).is_some_and(|p| p.color == view) {
+            d.destinations(game, from);
+        }
+    }
+    for &s in &marks.attackers {
+        d.frame(s, RED);
+    }
+    for &s in &marks.blockers {
+        d.frame(s, ORANGE);
+    }
+    for &s in &marks.info {
+        d.frame(s, BLUE);
+    }
+    if let (Some(from), Some(to)) = (ex.from, ex.to) {
+        if from != to {
+            d.arrow(from, to, ex.legal);
+        }
+    }
+    let lines = text::render_explanation(ex, lang);
+    document(d, &lines, lang)
+}
+
+/// The diagram for a position report (checks highlighted).
+pub fn position_svg(game: &Game, lang: Lang) -> String {
+    let pos = game.current();
+    let mut d = Drawing::new(pos.side_to_move());
+    d.board(game);
+    let ksq = pos.king_square(pos.side_to_move());
+    if pos.in_check() {
+        d.tint(ksq, RED, 0.35);
+        for c in pos.checkers() {
+            d.line(c, ksq, RED, false);
+        }
+    }
+    d.pieces(game);
+    for c in pos.checkers() {
+        d.frame(c, RED);
+    }
+    let lines = text::render_report(&game.report(), lang);
+    document(d, &lines, lang)
+}

@@ -1,0 +1,553 @@
+//! Explain mode: the contract's examples and the teaching page's rule drills, checked by
+//! what a user sees — verdicts, reason codes, squares, JSON fields, texts in both
+//! languages, CLI exit codes.
+
+use arbiter::chess::{Color, Piece, PieceType, Square};
+use arbiter::rules::explain::{CastlingLoss, CheckAnswer};
+use arbiter::rules::text::{note_text, reason_text, Note};
+use arbiter::rules::{
+    explain, explain_for_uci, json, AutomaticDraw, DrawClaim, Game, Lang, Outcome, Reason, ReasonCode,
+};
+use std::process::Command;
+
+fn game(fen: Option<&str>, moves: &str) -> Game {
+    let list: Vec<&str> = moves.split_whitespace().collect();
+    Game::from_fen_and_moves(fen, &list).expect("valid game")
+}
+
+/// (legal, codes, squares of the first reason, SAN)
+fn ask(fen: Option<&str>, moves: &str, mv: &str) -> (bool, Vec<&'static str>, Vec<String>, Option<String>) {
+    let ex = explain(&game(fen, moves), mv);
+    let squares = ex.reasons.first().map(|r| r.squares().iter().map(|s| s.to_string()).collect()).unwrap_or_default();
+    (ex.legal, ex.codes(), squares, ex.san)
+}
+
+fn illegal(fen: &str, moves: &str, mv: &str, codes: &[&str]) {
+    let (legal, got, _, _) = ask(Some(fen), moves, mv);
+    assert!(!legal, "{mv} in {fen} should be illegal");
+    assert_eq!(got, codes, "{mv} in {fen}");
+}
+
+fn legal(fen: &str, moves: &str, mv: &str) -> Vec<&'static str> {
+    let (legal, got, _, _) = ask(Some(fen), moves, mv);
+    assert!(legal, "{mv} in {fen} should be legal, got {got:?}");
+    got
+}
+
+#[test]
+fn contract_example_pinned_rook() {
+    let fen = "4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1";
+    let g = game(Some(fen), "");
+    let ex = explain(&g, "Re2f2");
+    let j = json::explanation(&ex, Lang::En);
+    assert!(j.starts_with(r#"{"input":"Re2f2","uci":"e2f2","san":null,"legal":false,"reasons":[{"code":"exposes_king","rule":"3.9.2","squares":["e2","e1","e8"],"text":""#), "{j}");
+    assert!(j.contains(r#""after":null"#));
+    // A pinned piece may capture its pinner.
+    let ex = explain(&g, "Rxe8");
+    assert!(ex.legal);
+    assert_eq!(ex.san.as_deref(), Some("Rxe8+"));
+    assert!(ex.codes().contains(&"pinned_along_line"));
+    let j = json::explanation(&ex, Lang::En);
+    assert!(j.contains(r#""san":"Rxe8+""#) && j.contains(r#""after":{"fen":"#) && j.contains(r#""check":true"#), "{j}");
+    assert!(j.contains(r#""checkers":["e8"]"#), "{j}");
+}
+
+#[test]
+fn drill_mate_and_protected_queen() {
+    let (ok, _, _, san) = ask(Some("7k/8/5KQ1/8/8/8/8/8 w - - 0 1"), "", "Qg7");
+    assert!(ok);
+    assert_eq!(san.as_deref(), Some("Qg7#"));
+    let ex = explain(&game(Some("7k/8/5KQ1/8/8/8/8/8 w - - 0 1"), ""), "Qg7");
+    let after = ex.after.expect("after");
+    assert!(after.checkmate && after.automatic_draw.is_none());
+    // Kxg7 is illegal: the f6 king protects the queen (and kings may not touch).
+    let (ok, codes, squares, _) = ask(Some("7k/r5Q1/5K2/8/8/8/8/8 b - - 0 1"), "", "Kxg7");
+    assert!(!ok);
+    assert_eq!(codes, vec!["king_into_check"]);
+    assert_eq!(squares, vec!["h8", "g7", "f6"]);
+    // The a7 rook may take instead.
+    assert!(ask(Some("7k/r5Q1/5K2/8/8/8/8/8 b - - 0 1"), "", "Rxg7").0);
+    // After mate the game is over for any move.
+    illegal("7k/6Q1/5K2/8/8/8/8/8 b - - 0 1", "", "Kxg7", &["game_over", "king_into_check"]);
+}
+
+#[test]
+fn drill_sliders_do_not_jump() {
+    illegal("4k3/8/8/8/P7/8/8/R3K3 w - - 0 1", "", "Ra7", &["path_blocked"]);
+    let (_, _, squares, _) = ask(Some("4k3/8/8/8/P7/8/8/R3K3 w - - 0 1"), "", "a1a7");
+    assert_eq!(squares, vec!["a1", "a7", "a4"]);
+    illegal("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "", "a1b3", &["bad_geometry"]);
+    illegal("4k3/7p/8/8/8/8/8/2B1K3 w - - 0 1", "", "c1c5", &["bad_geometry"]);
+    illegal("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "", "d1e3", &["bad_geometry"]);
+    legal("4k3/7p/8/8/8/8/8/1N2K3 w - - 0 1", "", "Nc3");
+}
+
+#[test]
+fn drill_blocking_a_check() {
+    let fen = "4r1k1/8/8/8/8/8/8/R3KB2 w - - 0 1";
+    let codes = legal(fen, "", "Be2");
+    assert!(codes.contains(&"resolves_check"));
+    illegal(fen, "", "Ra2", &["leaves_king_in_check"]);
+    let ex = explain(&game(Some(fen), ""), "Ra2");
+    assert!(
+        matches!(&ex.reasons[0], Reason::LeavesKingInCheck { checkers, .. } if checkers[0].1 == Square::parse("e8").unwrap())
+    );
+    // A knight's check cannot be blocked; a double check needs a king move.
+    let ex = explain(&game(Some("4k3/8/8/8/8/3n4/8/R3K3 w - - 0 1"), ""), "Ra2");
+    assert!(matches!(ex.reasons[0], Reason::LeavesKingInCheck { unblockable: true, double: false, .. }));
+    let ex = explain(&game(Some("4r1k1/8/8/8/1b6/8/8/R3K3 w - - 0 1"), ""), "Ra2");
+    assert!(matches!(ex.reasons[0], Reason::LeavesKingInCheck { double: true, .. }));
+    assert!(explain_for_uci(&game(Some("4r1k1/8/8/8/1b6/8/8/R3K3 w - - 0 1"), ""), "Ra2", Lang::En)[1]
+        .contains("only a king move"));
+}
+
+#[test]
+fn drill_pins() {
+    let fen = "4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1";
+    illegal(fen, "", "Re2f2", &["exposes_king"]);
+    legal(fen, "", "Re2e5");
+    legal(fen, "", "Rxe8");
+    // En passant that takes both pawns off the king's rank.
+    illegal("8/8/8/KPp4r/8/8/8/6k1 w - c6 0 2", "", "bxc6", &["exposes_king"]);
+    let ex = explain(&game(Some("8/8/8/KPp4r/8/8/8/6k1 w - c6 0 2"), ""), "bxc6");
+    assert!(matches!(ex.reasons[0], Reason::ExposesKing { en_passant: true, .. }));
+}
+
+#[test]
+fn drill_castling() {
+    let base = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    illegal(base, "Kf1 Kf8 Ke1 Ke8", "O-O", &["castling_rights_lost"]);
+    let ex = explain(&game(Some(base), "Kf1 Kf8 Ke1 Ke8"), "O-O");
+    assert!(matches!(ex.reasons[0], Reason::CastlingRightsLost { cause: CastlingLoss::KingMoved, .. }));
+    let ex = explain(&game(Some(base), "Rh2 Rh7 Rh1 Rh8"), "O-O");
+    assert!(matches!(ex.reasons[0], Reason::CastlingRightsLost { cause: CastlingLoss::RookMoved, .. }));
+    illegal("r3k2r/8/8/8/8/8/8/R3KB1R w KQkq - 0 1", "", "O-O", &["castling_path_occupied"]);
+    illegal("r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1", "", "O-O-O", &["castling_path_occupied"]);
+    illegal("4k3/4r3/8/8/8/8/8/R3K2R w KQ - 0 1", "", "O-O", &["castling_in_check"]);
+    illegal("4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1", "", "O-O", &["castling_through_check"]);
+    illegal("4k1r1/8/8/8/8/8/8/R3K2R w KQ - 0 1", "", "e1g1", &["castling_into_check"]);
+    let (_, _, squares, _) = ask(Some("4k1r1/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "", "O-O");
+    assert_eq!(squares, vec!["g1", "g8"]);
+    // Several failures at once are all listed.
+    illegal(
+        "4kr2/8/8/8/8/8/8/R3KB1R w Q - 0 1",
+        "",
+        "O-O",
+        &["castling_rights_lost", "castling_path_occupied", "castling_through_check"],
+    );
+    // Allowed with the rook attacked, or b1 attacked.
+    let codes = legal("4k2r/8/8/8/8/8/8/R3K2R w KQ - 0 1", "", "O-O");
+    assert_eq!(codes, vec!["castling_kingside", "castling_attacked_rook_allowed"]);
+    let codes = legal("1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "", "O-O-O");
+    assert_eq!(codes, vec!["castling_queenside", "castling_attacked_rook_allowed"]);
+    // A king two squares sideways but not from its initial square is plain bad geometry.
+    illegal("4k3/8/8/8/8/8/8/3K3R w - - 0 1", "", "d1f1", &["bad_geometry"]);
+}
+
+#[test]
+fn drill_en_passant_only_immediately() {
+    let fen = "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1";
+    assert_eq!(legal(fen, "d5", "exd6"), vec!["en_passant", "king_safe"]);
+    assert!(ask(Some(fen), "d5", "exd6 e.p.").0);
+    illegal(fen, "d5 Kd2 Ke7", "exd6", &["en_passant_expired"]);
+    illegal(fen, "d6 Kd2 d5", "exd6", &["pawn_diagonal_empty"]);
+    // Recorded in the start FEN: still expires after one move each.
+    illegal("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "Kd2 Ke7", "exd6", &["en_passant_expired"]);
+}
+
+#[test]
+fn drill_promotion_stalemate_versus_check() {
+    let fen = "8/k1P5/2K5/8/8/8/8/8 w - - 0 1";
+    let ex = explain(&game(Some(fen), ""), "c8=Q");
+    assert!(ex.legal);
+    let after = ex.after.expect("after");
+    assert!(after.stalemate);
+    assert_eq!(after.automatic_draw, Some(AutomaticDraw::Stalemate));
+    let ex = explain(&game(Some(fen), ""), "c8=N");
+    assert_eq!(ex.san.as_deref(), Some("c8=N+"));
+    assert!(!ex.after.expect("after").stalemate);
+    illegal(fen, "", "c8", &["promotion_required"]);
+    illegal(fen, "", "c7c8k", &["bad_promotion_piece"]);
+    illegal("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "", "e2e3q", &["bad_promotion_piece"]);
+}
+
+#[test]
+fn drill_stalemate_and_draws() {
+    let r = game(Some("7k/5K2/6Q1/8/8/8/8/8 b - - 0 1"), "").report();
+    assert!(r.stalemate);
+    assert!(explain(&game(Some("7k/5K2/6Q1/8/8/8/8/8 b - - 0 1"), ""), "Kg8").codes()[0] == "game_over");
+    let dance = "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1";
+    let ex = explain(&game(None, dance), "Ng8");
+    let after = ex.after.expect("after");
+    assert_eq!(after.claimable_draws, vec![DrawClaim::ThreefoldRepetition]);
+    assert!(json::report(&after).contains(r#""claimable_draws":["threefold_repetition"]"#));
+    let j = json::report(&game(None, dance).report());
+    assert!(j.contains(r#""claimable_with_move":[{"move":"f6g8","san":"Ng8","draw":"threefold_repetition"}]"#), "{j}");
+    // Fifty-move claim at half-move 100; automatic at 150 unless the move mates.
+    let ex = explain(&game(Some("4k3/8/8/8/8/8/8/R3K3 w - - 99 80"), ""), "Ra2");
+    assert_eq!(ex.after.expect("after").claimable_draws, vec![DrawClaim::FiftyMoves]);
+    let ex = explain(&game(Some("4k3/8/8/8/8/8/8/R3K3 w - - 149 100"), ""), "Ra2");
+    assert_eq!(ex.after.expect("after").automatic_draw, Some(AutomaticDraw::SeventyFiveMoves));
+    let ex = explain(&game(Some("6k1/8/6K1/8/8/8/8/R7 w - - 149 100"), ""), "Ra8");
+    let after = ex.after.expect("after");
+    assert!(after.checkmate && after.automatic_draw.is_none());
+    // K+B v K is dead.
+    let ex = explain(&game(Some("4k3/8/8/8/8/8/3r4/2B1K3 w - - 0 1"), ""), "Kxd2");
+    let after = ex.after.expect("after");
+    assert!(after.dead_position && after.insufficient_material);
+    assert!(json::report(&after).contains(r#""automatic_draw":"dead_position""#));
+}
+
+#[test]
+fn basic_codes() {
+    let start = None;
+    let (_, c, _, _) = ask(start, "", "e3e4");
+    assert_eq!(c, vec!["no_piece"]);
+    let (_, c, _, _) = ask(start, "", "e7e5");
+    assert_eq!(c, vec!["not_your_piece"]);
+    let (_, c, _, _) = ask(start, "", "Nd2");
+    assert_eq!(c, vec!["own_piece"]);
+    let (_, c, _, _) = ask(start, "", "zz");
+    assert_eq!(c, vec!["malformed"]);
+    let (_, c, _, _) = ask(Some("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1"), "", "Nd2");
+    assert_eq!(c, vec!["ambiguous"]);
+    illegal("4k3/8/8/8/8/4p3/4P3/4K3 w - - 0 1", "", "e2e3", &["pawn_forward_capture"]);
+    illegal("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "", "e2d3", &["pawn_diagonal_empty"]);
+    illegal("4k3/8/8/8/8/4P3/8/4K3 w - - 0 1", "", "e3e5", &["pawn_double_not_first"]);
+    illegal("4k3/8/8/8/8/4P3/8/4K3 w - - 0 1", "", "e3e2", &["pawn_backward"]);
+    illegal("4k3/8/8/8/8/4n3/4P3/4K3 w - - 0 1", "", "e2e4", &["path_blocked"]);
+    // A king that neither steps nor castles, onto an attacked square: geometry first, then the attack.
+    illegal("4k3/8/8/8/8/r7/8/4K3 w - - 0 1", "", "e1e3", &["bad_geometry", "king_into_check"]);
+    // King next to the other king.
+    illegal("8/7p/8/8/8/3k4/8/4K3 w - - 0 1", "", "Ke2", &["king_into_check"]);
+    // 3.1.3: a defender that is itself pinned (the b4 bishop, by the e4 rook) still defends d2.
+    let ex = explain(&game(Some("8/8/8/8/kb2R3/8/3n4/4K3 w - - 0 1"), ""), "Kxd2");
+    assert_eq!(ex.codes(), vec!["king_into_check"]);
+    assert!(matches!(&ex.reasons[0], Reason::KingIntoCheck { pinned_attackers, .. } if pinned_attackers.len() == 1));
+    assert!(
+        explain_for_uci(&game(Some("8/8/8/8/kb2R3/8/3n4/4K3 w - - 0 1"), ""), "Kxd2", Lang::En)[1].contains("pinned")
+    );
+}
+
+/// One example of every reason code, so each is rendered in both languages. The match is
+/// exhaustive: a new code without an example does not compile.
+fn example(code: ReasonCode) -> Reason {
+    let sq = |s: &str| Square::parse(s).expect("square");
+    let wr = Piece::new(Color::White, PieceType::Rook);
+    let wp = Piece::new(Color::White, PieceType::Pawn);
+    let wk = Piece::new(Color::White, PieceType::King);
+    let br = Piece::new(Color::Black, PieceType::Rook);
+    let (e1, e2, f2, e8) = (sq("e1"), sq("e2"), sq("f2"), sq("e8"));
+    let m = arbiter::chess::Move::new(e2, f2, arbiter::chess::MoveKind::Quiet);
+    use arbiter::chess::CastleSide::King as KS;
+    match code {
+        ReasonCode::Malformed => Reason::Malformed { input: "xyz".into() },
+        ReasonCode::Ambiguous => {
+            Reason::Ambiguous { input: "Nd2".into(), candidates: vec![("Nbd2".into(), m), ("Nfd2".into(), m)] }
+        }
+        ReasonCode::NoPiece => Reason::NoPiece { from: Some(e2), wanted: None, to: Some(f2) },
+        ReasonCode::NotYourPiece => Reason::NotYourPiece { piece: br, from: e8 },
+        ReasonCode::GameOver => Reason::GameOver { outcome: Outcome::Checkmate { winner: Color::White } },
+        ReasonCode::BadGeometry => Reason::BadGeometry { piece: wr, from: Some(e2), to: sq("f3") },
+        ReasonCode::PathBlocked => Reason::PathBlocked { piece: wr, from: e2, to: e8, blocker: (br, sq("e5")) },
+        ReasonCode::OwnPiece => Reason::OwnPiece { piece: wr, from: e2, to: f2, occupant: wp },
+        ReasonCode::PawnForwardCapture => {
+            Reason::PawnForwardCapture { piece: wp, from: e2, to: sq("e3"), occupant: br }
+        }
+        ReasonCode::PawnDiagonalEmpty => Reason::PawnDiagonalEmpty { piece: wp, from: e2, to: sq("d3") },
+        ReasonCode::PawnDoubleNotFirst => Reason::PawnDoubleNotFirst { piece: wp, from: sq("e3"), to: sq("e5") },
+        ReasonCode::PawnBackward => Reason::PawnBackward { piece: wp, from: sq("e3"), to: e2 },
+        ReasonCode::EnPassantExpired => Reason::EnPassantExpired {
+            piece: wp,
+            from: sq("e5"),
+            to: sq("d6"),
+            enemy_pawn: sq("d5"),
+            plies_ago: Some(3),
+        },
+        ReasonCode::PromotionRequired => Reason::PromotionRequired { piece: wp, from: sq("e7"), to: e8 },
+        ReasonCode::BadPromotionPiece => {
+            Reason::BadPromotionPiece { piece: wp, from: sq("e7"), to: e8, promotion: PieceType::King, last_rank: true }
+        }
+        ReasonCode::CastlingRightsLost => {
+            Reason::CastlingRightsLost { color: Color::White, side: KS, cause: CastlingLoss::KingMoved }
+        }
+        ReasonCode::CastlingPathOccupied => {
+            Reason::CastlingPathOccupied { color: Color::White, side: KS, occupied: vec![(wr, sq("f1"))] }
+        }
+        ReasonCode::CastlingInCheck => {
+            Reason::CastlingInCheck { color: Color::White, side: KS, checkers: vec![(br, e8)] }
+        }
+        ReasonCode::CastlingThroughCheck => Reason::CastlingThroughCheck {
+            color: Color::White,
+            side: KS,
+            square: sq("f1"),
+            attackers: vec![(br, sq("f8"))],
+        },
+        ReasonCode::CastlingIntoCheck => Reason::CastlingIntoCheck {
+            color: Color::White,
+            side: KS,
+            square: sq("g1"),
+            attackers: vec![(br, sq("g8"))],
+        },
+        ReasonCode::KingIntoCheck => Reason::KingIntoCheck {
+            king: wk,
+            from: e1,
+            to: sq("d1"),
+            attackers: vec![(br, sq("d8"))],
+            defended: None,
+            pinned_attackers: vec![],
+        },
+        ReasonCode::LeavesKingInCheck => Reason::LeavesKingInCheck {
+            piece: wr,
+            from: sq("a1"),
+            to: sq("a2"),
+            king: e1,
+            checkers: vec![(br, e8)],
+            double: false,
+            unblockable: false,
+        },
+        ReasonCode::ExposesKing => {
+            Reason::ExposesKing { piece: wr, from: e2, to: f2, king: e1, pinner: (br, e8), en_passant: false }
+        }
+        ReasonCode::PawnAdvance => Reason::Moves { piece: wp, from: e2, to: sq("e3") },
+        ReasonCode::PawnDoubleStep => Reason::PawnDoubleStep { piece: wp, from: e2, to: sq("e4"), passed: sq("e3") },
+        ReasonCode::PawnCapture => Reason::PawnCapture { piece: wp, from: e2, to: sq("d3"), captured: br },
+        ReasonCode::EnPassant => Reason::EnPassant { piece: wp, from: sq("e5"), to: sq("d6"), captured_on: sq("d5") },
+        ReasonCode::Promotion => Reason::Promotion { piece: wp, to: e8, promotion: PieceType::Queen },
+        ReasonCode::KnightMove => {
+            Reason::Moves { piece: Piece::new(Color::White, PieceType::Knight), from: sq("g1"), to: sq("f3") }
+        }
+        ReasonCode::BishopMove => {
+            Reason::Moves { piece: Piece::new(Color::White, PieceType::Bishop), from: sq("f1"), to: sq("c4") }
+        }
+        ReasonCode::RookMove => Reason::Moves { piece: wr, from: e2, to: f2 },
+        ReasonCode::QueenMove => {
+            Reason::Moves { piece: Piece::new(Color::White, PieceType::Queen), from: sq("d1"), to: sq("h5") }
+        }
+        ReasonCode::KingStep => Reason::Moves { piece: wk, from: e1, to: f2 },
+        ReasonCode::CastlingKingside => Reason::Castling { color: Color::White, side: KS },
+        ReasonCode::CastlingQueenside => {
+            Reason::Castling { color: Color::Black, side: arbiter::chess::CastleSide::Queen }
+        }
+        ReasonCode::CastlingAttackedRookAllowed => {
+            Reason::CastlingAttackedRookAllowed { color: Color::White, side: KS, squares: vec![sq("h1")] }
+        }
+        ReasonCode::Capture => Reason::Capture { piece: wr, from: e2, to: e8, captured: br },
+        ReasonCode::PinnedAlongLine => {
+            Reason::PinnedAlongLine { piece: wr, from: e2, to: sq("e5"), king: e1, pinner: (br, e8) }
+        }
+        ReasonCode::ResolvesCheck => {
+            Reason::ResolvesCheck { piece: wr, to: e2, how: CheckAnswer::Blocks, checkers: vec![(br, e8)] }
+        }
+        ReasonCode::KingSafe => Reason::KingSafe { king: e1, king_moved: false },
+    }
+}
+
+fn has_han(s: &str) -> bool {
+    s.chars().any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c))
+}
+
+#[test]
+fn every_code_and_note_has_both_languages() {
+    for code in ReasonCode::ALL {
+        let r = example(code);
+        assert_eq!(r.code(), code);
+        let en = reason_text(&r, Lang::En);
+        let zh = reason_text(&r, Lang::Zh);
+        assert!(en.ends_with(&format!("(FIDE {})", r.rule())), "{code:?}: {en}");
+        assert!(zh.ends_with(&format!("（FIDE {}）", r.rule().replace("Appendix", "附录"))), "{code:?}: {zh}");
+        assert!(has_han(&zh) && !has_han(&en), "{code:?}");
+        assert!(en.len() > 30 && zh.chars().count() > 12, "{code:?}");
+    }
+    let br = Piece::new(Color::Black, PieceType::Rook);
+    let notes = vec![
+        Note::ToMove { side: Color::White },
+        Note::Check { side: Color::White, checkers: vec![(br, Square::E8)] },
+        Note::NotInCheck { side: Color::White },
+        Note::LegalMoves { side: Color::White, count: 20 },
+        Note::Checkmate { loser: Color::Black },
+        Note::Stalemate { side: Color::Black },
+        Note::DeadPosition,
+        Note::FivefoldRepetition,
+        Note::SeventyFiveMoves,
+        Note::MateBeatsSeventyFive,
+        Note::Repetitions { count: 2 },
+        Note::HalfmoveClock { count: 12 },
+        Note::ClaimThreefoldNow { side: Color::White, count: 3 },
+        Note::ClaimFiftyNow { side: Color::White, count: 100 },
+        Note::ClaimWithMove { side: Color::Black, draw: DrawClaim::ThreefoldRepetition, moves: vec!["Ng8".into()] },
+    ];
+    for n in &notes {
+        let (en, zh) = (note_text(n, Lang::En), note_text(n, Lang::Zh));
+        assert!(en.contains("(FIDE ") && zh.contains("（FIDE "), "{n:?}");
+        assert!(has_han(&zh) && !has_han(&en), "{n:?}");
+    }
+    // The usual Chinese terms are used.
+    let all_zh: String = ReasonCode::ALL
+        .iter()
+        .map(|&c| reason_text(&example(c), Lang::Zh))
+        .chain(notes.iter().map(|n| note_text(n, Lang::Zh)))
+        .collect();
+    for term in
+        ["将军", "将杀", "逼和", "王车易位", "吃过路兵", "升变", "牵制", "三次重复", "五十回合", "子力不足", "死局"]
+    {
+        assert!(all_zh.contains(term), "missing term {term}");
+    }
+}
+
+#[test]
+fn uci_lines_never_change_the_game() {
+    let g = game(None, "e4 e5");
+    let key = g.current().key();
+    let lines = explain_for_uci(&g, "Ke2", Lang::Zh);
+    assert!(lines[0].starts_with("合法着法：Ke2（e1e2）"), "{lines:?}");
+    assert_eq!(g.current().key(), key);
+    assert_eq!(g.moves().len(), 2);
+    let report = explain_for_uci(&g, "", Lang::En);
+    assert!(report[0].starts_with("Position: "));
+}
+
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).arg("explain").args(args).output().expect("run arbiter");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn cli_exit_codes_and_outputs() {
+    let (rc, out, _) = cli(&["--fen", "4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1", "Re2f2"]);
+    assert_eq!(rc, 0);
+    assert!(out.starts_with("Illegal: Re2f2 (e2f2)."), "{out}");
+    let (rc, out, _) = cli(&["--json", "e4"]);
+    assert_eq!(rc, 0);
+    assert!(
+        out.starts_with(r#"{"input":"e4","uci":"e2e4","san":"e4","legal":true,"reasons":[{"code":"pawn_double_step""#),
+        "{out}"
+    );
+    assert_eq!(out.lines().count(), 1);
+    let (rc, out, _) = cli(&["--json"]);
+    assert_eq!(rc, 0);
+    assert!(out.starts_with(r#"{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","side_to_move":"white","check":false,"checkers":[],"legal_moves":20,"checkmate":false,"stalemate":false,"insufficient_material":false,"dead_position":false,"automatic_draw":null,"claimable_draws":[]"#), "{out}");
+    for nonsense in [&["hello"][..], &["e2e9"], &["Qxz9"], &["O-O-O-O"], &["exd6", "e.p."], &["--lang", "zh", "K"]] {
+        let (rc, out, err) = cli(nonsense);
+        assert_eq!(rc, 0, "{nonsense:?}: {err}");
+        assert!(!out.is_empty() && !err.contains("panicked"), "{nonsense:?}");
+    }
+    for unusable in [
+        &["--fen", "junk", "e4"][..],
+        &["--moves", "e4 e4", "d4"],
+        &["--moves", "e4 zz"],
+        &["--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
+        &["--lang", "fr", "e4"],
+    ] {
+        let (rc, out, err) = cli(unusable);
+        assert_eq!(rc, 2, "{unusable:?}");
+        assert!(out.is_empty() && err.starts_with("error: "), "{unusable:?}: {out} / {err}");
+    }
+    let dir = std::env::temp_dir().join(format!("arbiter-explain-{}.svg", std::process::id()));
+    let path = dir.to_string_lossy().to_string();
+    let (rc, _, _) = cli(&["--fen", "4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1", "--svg", &path, "Re2f2"]);
+    assert_eq!(rc, 0);
+    let svg = std::fs::read_to_string(&dir).expect("svg written");
+    let _ = std::fs::remove_file(&dir);
+    assert!(svg.starts_with("<svg") && svg.contains("marker-end") && svg.contains("stroke-dasharray"));
+}
+
+#[test]
+fn every_square_pair_gets_the_generators_verdict_and_a_reason() {
+    use arbiter::chess::{movegen, notation};
+    let fens = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "8/8/8/KPp4r/8/8/8/6k1 w - c6 0 2",
+        "4r1k1/8/8/8/1b6/8/8/R3K3 w - - 0 1",
+    ];
+    for fen in fens {
+        let g = game(Some(fen), "");
+        let pos = *g.current();
+        for from in Square::all() {
+            for to in Square::all() {
+                for promo in ["", "q", "n", "k"] {
+                    let text = format!("{from}{to}{promo}");
+                    let ex = explain(&g, &text);
+                    let by_gen = notation::parse_uci_squares(&text)
+                        .and_then(|(f, t, p)| movegen::find_move(&pos, f, t, p))
+                        .is_some();
+                    assert_eq!(ex.legal, by_gen, "{text} in {fen}: {:?}", ex.codes());
+                    assert!(!ex.reasons.is_empty(), "{text} in {fen}");
+                    assert_eq!(ex.legal, ex.reasons.iter().all(|r| !r.code().is_illegal()), "{text} in {fen}");
+                }
+            }
+        }
+        for m in movegen::legal_moves(&pos).iter() {
+            let san = notation::to_san(&pos, *m);
+            let ex = explain(&g, &san);
+            assert!(ex.legal && ex.legal_move == Some(*m), "{san} in {fen}");
+        }
+    }
+}
+
+#[test]
+fn nonsense_never_panics() {
+    let g = game(None, "e4 e5 Nf3");
+    let samples = [
+        "",
+        " ",
+        "e",
+        "e2",
+        "e2e",
+        "e2e4e4",
+        "Z",
+        "Kxx",
+        "O-O-O-O",
+        "0-0-0-0",
+        "==",
+        "e8==Q",
+        "Nb",
+        "Nbb",
+        "N1",
+        "R11e2",
+        "Qh4e1e1",
+        "xe4",
+        "x",
+        "+",
+        "#",
+        "!!",
+        "e.p.",
+        "exd6 e.p. e.p.",
+        "♔e2",
+        "é4",
+        "e4\u{0}",
+        "1. e4",
+        "...e5",
+        "P",
+        "Pe4",
+        "Ke9",
+        "a0a1",
+        "h8h9",
+        "e7e8x",
+        "e7e8=",
+        "ex",
+        "dxe5",
+        "bxc3",
+        "Bb5+",
+        "Ng5!?",
+        "O-O+",
+        "Kd8",
+        "Qxf7#",
+    ];
+    for s in samples {
+        for lang in [Lang::En, Lang::Zh] {
+            let lines = explain_for_uci(&g, s, lang);
+            assert!(!lines.is_empty(), "{s:?}");
+        }
+        let ex = explain(&g, s);
+        let _ = json::explanation(&ex, Lang::Zh);
+        let _ = arbiter::rules::svg::explanation_svg(&g, &ex, Lang::En);
+    }
+}
