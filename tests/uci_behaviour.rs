@@ -48,8 +48,10 @@ fn stop_before_the_first_iteration_still_gives_a_move() {
 #[test]
 fn isready_is_answered_during_a_search() {
     let mut e = Engine::start();
+    e.send("isready");
+    e.wait_for("readyok", WAIT, |l| l == "readyok");
     e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(100));
+    e.wait_for("info depth 3", WAIT, |l| l.starts_with("info depth 3 "));
     let t = Instant::now();
     e.send("isready");
     e.wait_for("readyok", WAIT, |l| l == "readyok");
