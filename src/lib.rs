@@ -2,4 +2,5 @@
 //! why any move is legal or illegal.
 
 pub mod chess;
+pub mod rules;
 pub mod tools;

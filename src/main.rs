@@ -41,6 +41,8 @@ enum Command {
         #[arg(long)]
         max_depth: Option<u32>,
     },
+    /// Play matches between two engines (in-process or any UCI engine), judged by the FIDE referee.
+    Selfplay(Box<arbiter::tools::selfplay::SelfplayArgs>),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Some(Command::Perft { depth, fen, divide, threads, epd, max_depth }) => {
             run_perft(depth, fen, divide, threads, epd, max_depth)
         }
+        Some(Command::Selfplay(args)) => arbiter::tools::selfplay::run(*args),
         None => {
             eprintln!("the UCI loop is not built yet");
             ExitCode::from(2)

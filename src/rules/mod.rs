@@ -1,0 +1,3 @@
+//! The Laws beyond movement.
+
+pub mod mating;
