@@ -2,8 +2,8 @@
 //! PGN checked by python-chess, statistics against known values, and bad command lines.
 
 use arbiter::chess::{attacks, movegen, Color, Position};
+use arbiter::rules::{AutomaticDraw, DrawClaim, Outcome as BoardEnd};
 use arbiter::tools::selfplay::game::{play_game, Adjudication, GameConfig, GameRecord, Outcome, Reason};
-use arbiter::tools::selfplay::judge::{AutomaticEnd, Claim};
 use arbiter::tools::selfplay::openings::{self, SplitMix64};
 use arbiter::tools::selfplay::player::{EngineSpec, GoRequest, Player, PlayerError, Reply, Score, UciEngine};
 use arbiter::tools::selfplay::runner::{run_match, MatchConfig, PlayerFactory};
@@ -86,7 +86,10 @@ const SHUFFLE: [&str; 16] = [
 #[test]
 fn checkmate_ends_the_game() {
     let r = play("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", &["a1a8"], &GameConfig::default());
-    assert_eq!((r.outcome, r.reason.clone()), (Outcome::WhiteWins, Reason::Automatic(AutomaticEnd::Checkmate)));
+    assert_eq!(
+        (r.outcome, r.reason.clone()),
+        (Outcome::WhiteWins, Reason::Automatic(BoardEnd::Checkmate { winner: Color::White }))
+    );
     assert_eq!(r.moves.len(), 1);
     assert_eq!(r.moves[0].san, "Ra8#");
     assert_eq!(r.reason.termination_tag(), "normal");
@@ -95,46 +98,52 @@ fn checkmate_ends_the_game() {
 #[test]
 fn checkmate_beats_the_seventy_five_move_rule() {
     let r = play("6k1/5ppp/8/8/8/8/8/R5K1 w - - 149 100", &["a1a8"], &no_claims());
-    assert_eq!(r.reason, Reason::Automatic(AutomaticEnd::Checkmate));
+    assert_eq!(r.reason, Reason::Automatic(BoardEnd::Checkmate { winner: Color::White }));
 }
 
 #[test]
 fn stalemate_ends_the_game() {
     let r = play("7k/8/8/6Q1/8/8/8/6K1 w - - 0 1", &["g5g6"], &GameConfig::default());
-    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Automatic(AutomaticEnd::Stalemate)));
+    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Automatic(BoardEnd::Draw(AutomaticDraw::Stalemate))));
 }
 
 #[test]
 fn dead_position_ends_the_game() {
     let r = play("4k3/8/8/8/8/8/4n3/4K3 w - - 0 1", &["e1e2"], &GameConfig::default());
-    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Automatic(AutomaticEnd::DeadPosition)));
+    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Automatic(BoardEnd::Draw(AutomaticDraw::DeadPosition))));
 }
 
 #[test]
 fn threefold_is_claimed_at_once() {
     let r = play(START, &SHUFFLE, &GameConfig::default());
-    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Claimed(Claim::ThreefoldRepetition)));
+    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Claimed(DrawClaim::ThreefoldRepetition)));
     assert_eq!(r.moves.len(), 8, "the third occurrence comes after 8 plies");
 }
 
 #[test]
 fn fivefold_ends_the_game_without_claims() {
     let r = play(START, &SHUFFLE, &no_claims());
-    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Automatic(AutomaticEnd::FivefoldRepetition)));
+    assert_eq!(
+        (r.outcome, r.reason),
+        (Outcome::Draw, Reason::Automatic(BoardEnd::Draw(AutomaticDraw::FivefoldRepetition)))
+    );
     assert_eq!(r.moves.len(), 16);
 }
 
 #[test]
 fn fifty_moves_are_claimed_at_once() {
     let r = play("4k3/8/8/8/8/8/8/R3K3 w - - 99 80", &["a1a2", "e8d8"], &GameConfig::default());
-    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Claimed(Claim::FiftyMoves)));
+    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Claimed(DrawClaim::FiftyMoves)));
     assert_eq!(r.moves.len(), 1);
 }
 
 #[test]
 fn seventy_five_moves_end_the_game_without_claims() {
     let r = play("4k3/8/8/8/8/8/8/R3K3 w - - 148 80", &["a1a2", "e8d8", "a2a3"], &no_claims());
-    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Automatic(AutomaticEnd::SeventyFiveMoves)));
+    assert_eq!(
+        (r.outcome, r.reason),
+        (Outcome::Draw, Reason::Automatic(BoardEnd::Draw(AutomaticDraw::SeventyFiveMoves)))
+    );
     assert_eq!(r.moves.len(), 2);
 }
 

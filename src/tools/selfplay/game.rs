@@ -11,10 +11,11 @@
 //!    (FIDE 6.9) — and the player is restarted;
 //! 4. optional score adjudication (off unless `--resign-score` / `--draw-score`).
 
-use super::judge::{self, AutomaticEnd, Claim};
+use super::judge::{self, Verdict};
 use super::player::{GoLimits, GoRequest, Player, PlayerError, Reply, Score};
 use super::tc::{Clock, Limits};
 use crate::chess::{notation, Color, Move, Position};
+use crate::rules::{AutomaticDraw, DrawClaim, Game, Outcome as BoardEnd};
 use std::fmt;
 use std::time::Duration;
 
@@ -55,8 +56,10 @@ impl Outcome {
 /// Why the game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reason {
-    Automatic(AutomaticEnd),
-    Claimed(Claim),
+    /// Checkmate or an automatic draw, as the referee ruled.
+    Automatic(BoardEnd),
+    /// A draw claimed for the player having the move.
+    Claimed(DrawClaim),
     /// The flag of this side fell.
     TimeForfeit(Color),
     /// This side's flag fell but the opponent cannot possibly mate (draw, FIDE 6.9).
@@ -99,8 +102,25 @@ pub fn side_name(c: Color) -> &'static str {
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Reason::Automatic(e) => write!(f, "{e}"),
-            Reason::Claimed(c) => write!(f, "{c}"),
+            Reason::Automatic(BoardEnd::Checkmate { winner }) => {
+                write!(f, "{} mates: checkmate (FIDE 5.1.1)", side_name(*winner))
+            }
+            Reason::Automatic(BoardEnd::Draw(d)) => {
+                let what = match d {
+                    AutomaticDraw::Stalemate => "stalemate",
+                    AutomaticDraw::DeadPosition => "dead position",
+                    AutomaticDraw::FivefoldRepetition => "fivefold repetition",
+                    AutomaticDraw::SeventyFiveMoves => "seventy-five-move rule",
+                };
+                write!(f, "draw by {what} (FIDE {})", d.rule())
+            }
+            Reason::Claimed(c) => {
+                let what = match c {
+                    DrawClaim::ThreefoldRepetition => "threefold repetition",
+                    DrawClaim::FiftyMoves => "fifty-move rule",
+                };
+                write!(f, "draw by {what}, claimed (FIDE {})", c.rule(true))
+            }
             Reason::TimeForfeit(c) => write!(f, "{} loses on time", side_name(*c)),
             Reason::TimeForfeitNoMate(c) => {
                 write!(f, "{} flagged but {} cannot possibly mate (FIDE 6.9)", side_name(*c), side_name(c.flip()))
@@ -217,23 +237,25 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
         Limits::Clock(tc) => Some([Clock::new(tc), Clock::new(tc)]),
         _ => None,
     };
-    let mut pos = *start;
-    let mut history = vec![pos.key()];
-    let mut moves: Vec<Move> = Vec::new();
+    let mut game = Game::new(*start);
     let mut adj = AdjudicationState::default();
     loop {
-        if let Some(end) = judge::automatic_end(&pos, &history) {
-            rec.outcome = match end {
-                AutomaticEnd::Checkmate => Outcome::win_for(pos.side_to_move().flip()),
-                _ => Outcome::Draw,
-            };
-            rec.reason = Reason::Automatic(end);
-            return rec;
-        }
-        if let Some(claim) = judge::claimable(&pos, &history).filter(|_| cfg.claim_draws) {
-            rec.outcome = Outcome::Draw;
-            rec.reason = Reason::Claimed(claim);
-            return rec;
+        let pos = *game.current();
+        match judge::verdict(&game) {
+            Verdict::Over(end) => {
+                rec.outcome = match end {
+                    BoardEnd::Checkmate { winner } => Outcome::win_for(winner),
+                    BoardEnd::Draw(_) => Outcome::Draw,
+                };
+                rec.reason = Reason::Automatic(end);
+                return rec;
+            }
+            Verdict::Claimable(claim) if cfg.claim_draws => {
+                rec.outcome = Outcome::Draw;
+                rec.reason = Reason::Claimed(claim);
+                return rec;
+            }
+            _ => {}
         }
         let side = pos.side_to_move();
         let (limits, deadline) = match (&cfg.limits, &clocks) {
@@ -256,8 +278,14 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
             (Limits::MoveTime(t), _) => (GoLimits::MoveTime(*t), *t + cfg.stall_timeout),
             (Limits::Clock(_), None) => unreachable!("clocks exist with a clock limit"),
         };
-        let req =
-            GoRequest { start_fen: &start_fen, moves: &moves, position: &pos, history: &history, limits, deadline };
+        let req = GoRequest {
+            start_fen: &start_fen,
+            moves: game.moves(),
+            position: &pos,
+            history: game.keys(),
+            limits,
+            deadline,
+        };
         let player: &mut dyn Player = if side == Color::White { &mut *white } else { &mut *black };
         let reply: Result<Reply, PlayerError> = player.go(&req);
         let reply = match reply {
@@ -287,7 +315,7 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
         };
         if let (Some(skip), Some(Score::Cp(cp))) = (cfg.datagen_skip_plies, reply.score) {
             let quiet = !pos.in_check() && !mv.is_tactical();
-            if quiet && moves.len() as u32 >= skip {
+            if quiet && game.moves().len() as u32 >= skip {
                 let cp_white = if side == Color::White { cp } else { -cp };
                 rec.samples.push(Sample { fen: pos.to_fen(), cp_white });
             }
@@ -299,12 +327,15 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
             depth: reply.depth,
             time: reply.elapsed,
         });
-        pos = pos.make_move(mv);
-        history.push(pos.key());
-        moves.push(mv);
-        if let Some((outcome, reason)) = adjudicate_scores(&cfg.adjudication, &mut adj, side, reply.score, &pos) {
-            // An automatic end on the board takes precedence over score adjudication.
-            if judge::automatic_end(&pos, &history).is_none() {
+        if let Err(e) = game.play(mv) {
+            // parse_uci_move only returns legal moves; a refusal here is a bug, reported as such.
+            let text = format!("{} refused by the referee: {e}", reply.best);
+            return finish_forfeit(rec, side, Reason::IllegalMove { side, text }, &pos);
+        }
+        let after = *game.current();
+        if let Some((outcome, reason)) = adjudicate_scores(&cfg.adjudication, &mut adj, side, reply.score, &after) {
+            // An end on the board takes precedence over score adjudication.
+            if matches!(judge::verdict(&game), Verdict::Ongoing) {
                 rec.outcome = outcome;
                 rec.reason = reason;
                 return rec;

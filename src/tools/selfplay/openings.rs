@@ -1,8 +1,8 @@
 //! Opening books: EPD/FEN (one position per line) or PGN (the position after each game's
 //! moves), taken in order or shuffled with a seed.
 
-use super::judge;
-use crate::chess::{movegen, Position};
+use crate::chess::Position;
+use crate::rules::pgn::read_pgn;
 use std::fmt;
 use std::path::Path;
 
@@ -10,7 +10,7 @@ use std::path::Path;
 pub enum OpeningsError {
     Read { path: String, error: String },
     BadFen { line: usize, error: String },
-    BadPgnMove { game: usize, text: String },
+    Pgn(String),
     Empty(String),
 }
 
@@ -19,9 +19,7 @@ impl fmt::Display for OpeningsError {
         match self {
             OpeningsError::Read { path, error } => write!(f, "cannot read openings file {path}: {error}"),
             OpeningsError::BadFen { line, error } => write!(f, "openings line {line}: {error}"),
-            OpeningsError::BadPgnMove { game, text } => {
-                write!(f, "openings PGN game {game}: '{text}' is not a legal move in standard algebraic notation")
-            }
+            OpeningsError::Pgn(e) => write!(f, "openings PGN: {e}"),
             OpeningsError::Empty(p) => write!(f, "openings file {p} holds no position"),
         }
     }
@@ -62,99 +60,10 @@ pub fn parse_epd(text: &str) -> Result<Vec<Position>, OpeningsError> {
     Ok(out)
 }
 
-/// The final position of every game in a PGN text (tags `FEN` honoured; comments, variations,
-/// NAGs, move numbers and results skipped).
+/// The final position of every game in a PGN text (read by `rules::pgn::read_pgn`).
 pub fn parse_pgn(text: &str) -> Result<Vec<Position>, OpeningsError> {
-    let mut out = Vec::new();
-    let mut pos: Option<Position> = None;
-    let mut in_movetext = false;
-    let mut game = 0;
-    let mut depth_comment = false;
-    let mut depth_variation = 0;
-    for raw in text.lines() {
-        let line = raw.trim();
-        if !depth_comment && depth_variation == 0 && line.starts_with('[') {
-            if in_movetext {
-                if let Some(p) = pos.take() {
-                    out.push(p);
-                }
-                in_movetext = false;
-            }
-            if pos.is_none() {
-                game += 1;
-                pos = Some(Position::startpos());
-            }
-            if let Some(rest) = line.strip_prefix("[FEN \"") {
-                let fen = rest.trim_end_matches(']').trim_end_matches('"');
-                let p =
-                    Position::from_fen(fen).map_err(|e| OpeningsError::BadFen { line: game, error: e.to_string() })?;
-                pos = Some(p);
-            }
-            continue;
-        }
-        if line.starts_with('%') || line.is_empty() && !in_movetext {
-            continue;
-        }
-        let mut spaced = String::new();
-        for c in line.chars() {
-            if matches!(c, '{' | '}' | '(' | ')' | ';') {
-                spaced.push(' ');
-                spaced.push(c);
-                spaced.push(' ');
-            } else {
-                spaced.push(c);
-            }
-        }
-        for w in spaced.split_whitespace() {
-            if depth_comment {
-                if w == "}" {
-                    depth_comment = false;
-                }
-                continue;
-            }
-            match w {
-                "{" => depth_comment = true,
-                ";" => break,
-                "(" => depth_variation += 1,
-                ")" => depth_variation -= 1,
-                _ if depth_variation > 0 => {}
-                "1-0" | "0-1" | "1/2-1/2" | "*" => {
-                    if let Some(p) = pos.take() {
-                        out.push(p);
-                    }
-                    in_movetext = false;
-                }
-                _ => {
-                    if pos.is_none() {
-                        game += 1;
-                        pos = Some(Position::startpos());
-                    }
-                    in_movetext = true;
-                    let token = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-                    if token.is_empty() || token.starts_with('$') {
-                        continue;
-                    }
-                    let Some(p) = pos.as_mut() else { continue };
-                    let m =
-                        find_san(p, token).ok_or_else(|| OpeningsError::BadPgnMove { game, text: w.to_string() })?;
-                    *p = p.make_move(m);
-                }
-            }
-        }
-    }
-    if let Some(p) = pos {
-        if in_movetext {
-            out.push(p);
-        }
-    }
-    Ok(out)
-}
-
-/// The legal move whose SAN is `text` (check marks and annotations ignored).
-fn find_san(pos: &Position, text: &str) -> Option<crate::chess::Move> {
-    let clean = |s: &str| s.trim_end_matches(['+', '#', '!', '?']).replace('0', "O");
-    let want = clean(text);
-    movegen::legal_moves(pos).iter().copied().find(|&m| clean(&judge::san(pos, m)) == want)
+    let games = read_pgn(text).map_err(|e| OpeningsError::Pgn(e.to_string()))?;
+    games.iter().map(|g| g.to_game().map(|g| *g.current()).map_err(|e| OpeningsError::Pgn(e.to_string()))).collect()
 }
 
 /// SplitMix64: a tiny seeded generator for shuffling (no dependency needed).

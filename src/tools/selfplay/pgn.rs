@@ -2,13 +2,9 @@
 //! `TimeControl`, `Termination`, and a `{score/depth time}` comment after every move
 //! (score from the mover's point of view, Cute Chess style: `{+0.34/12 0.52s}`).
 
-use super::game::GameRecord;
-use crate::chess::{Position, STARTPOS_FEN};
-
-/// Tag values must escape `\` and `"`.
-fn tag(name: &str, value: &str) -> String {
-    format!("[{name} \"{}\"]\n", value.replace('\\', "\\\\").replace('"', "\\\""))
-}
+use super::game::{GameRecord, PlayedMove};
+use crate::chess::STARTPOS_FEN;
+use crate::rules::pgn::{write_pgn, PgnError, PgnGame};
 
 /// Extra information for the tags.
 pub struct PgnContext<'a> {
@@ -36,68 +32,42 @@ pub fn pgn_date_today() -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-/// The game as PGN text, ending with a blank line.
-pub fn write_game(rec: &GameRecord, ctx: &PgnContext) -> String {
-    let mut out = String::new();
-    out += &tag("Event", ctx.event);
-    out += &tag("Site", ctx.site);
-    out += &tag("Date", ctx.date);
-    out += &tag("Round", ctx.round);
-    out += &tag("White", &rec.white);
-    out += &tag("Black", &rec.black);
-    out += &tag("Result", rec.outcome.pgn());
-    if rec.start_fen != STARTPOS_FEN {
-        out += &tag("FEN", &rec.start_fen);
-        out += &tag("SetUp", "1");
-    }
-    out += &tag("TimeControl", ctx.time_control);
-    out += &tag("Termination", rec.reason.termination_tag());
-    out += &tag("PlyCount", &rec.moves.len().to_string());
-    out.push('\n');
-
-    let (mut number, mut white_to_move) = match Position::from_fen(&rec.start_fen) {
-        Ok(p) => (u32::from(p.fullmove_number()), p.side_to_move() == crate::chess::Color::White),
-        Err(_) => (1, true),
+/// The game as PGN text, ending with a blank line, written by `rules::pgn::write_pgn`. The
+/// reason the game ended is appended to the last move's comment.
+pub fn write_game(rec: &GameRecord, ctx: &PgnContext) -> Result<String, PgnError> {
+    let mut g = PgnGame {
+        tags: vec![
+            ("Event".into(), ctx.event.into()),
+            ("Site".into(), ctx.site.into()),
+            ("Date".into(), ctx.date.into()),
+            ("Round".into(), ctx.round.into()),
+            ("White".into(), rec.white.clone()),
+            ("Black".into(), rec.black.clone()),
+            ("TimeControl".into(), ctx.time_control.into()),
+            ("Termination".into(), rec.reason.termination_tag().into()),
+            ("PlyCount".into(), rec.moves.len().to_string()),
+        ],
+        start_fen: (rec.start_fen != STARTPOS_FEN).then(|| rec.start_fen.clone()),
+        moves: rec.moves.iter().map(|m| m.mv).collect(),
+        comments: rec.moves.iter().map(|m| Some(move_comment(m))).collect(),
+        result: rec.outcome.pgn().to_string(),
     };
-    let mut tokens: Vec<String> = Vec::new();
-    for (i, m) in rec.moves.iter().enumerate() {
-        if white_to_move {
-            tokens.push(format!("{number}."));
-        } else if i == 0 {
-            tokens.push(format!("{number}..."));
-        }
-        tokens.push(m.san.clone());
-        let mut comment = String::new();
-        if let Some(s) = m.score {
-            comment.push_str(&s.to_string());
-            if let Some(d) = m.depth {
-                comment.push_str(&format!("/{d}"));
-            }
-            comment.push(' ');
-        }
-        comment.push_str(&format!("{:.2}s", m.time.as_secs_f64()));
-        tokens.push(format!("{{{comment}}}"));
-        if !white_to_move {
-            number += 1;
-        }
-        white_to_move = !white_to_move;
+    if let Some(Some(last)) = g.comments.last_mut() {
+        last.push_str(&format!(", {}", rec.reason));
     }
-    tokens.push(format!("{{{}}}", rec.reason.to_string().replace('}', ")")));
-    tokens.push(rec.outcome.pgn().to_string());
-    // Wrap at 79 columns (PGN export format recommends lines under 80 characters).
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-            out += &line;
-            out.push('\n');
-            line.clear();
+    write_pgn(&g)
+}
+
+/// `+0.34/12 0.52s` (score from the mover's point of view).
+pub fn move_comment(m: &PlayedMove) -> String {
+    let mut c = String::new();
+    if let Some(s) = m.score {
+        c.push_str(&s.to_string());
+        if let Some(d) = m.depth {
+            c.push_str(&format!("/{d}"));
         }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line += &t;
+        c.push(' ');
     }
-    out += &line;
-    out.push_str("\n\n");
-    out
+    c.push_str(&format!("{:.2}s", m.time.as_secs_f64()));
+    c
 }

@@ -167,9 +167,13 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
                 round: &(index + 1).to_string(),
                 time_control: &cfg.time_control,
             };
-            let text = pgn::write_game(&rec, &ctx);
-            if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                log::error!("writing PGN: {e}");
+            match pgn::write_game(&rec, &ctx) {
+                Ok(text) => {
+                    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                        log::error!("writing PGN: {e}");
+                    }
+                }
+                Err(e) => log::error!("game {}: cannot write PGN: {e}", index + 1),
             }
         }
         if let Some(out) = data_out.as_mut() {

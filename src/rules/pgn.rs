@@ -1,0 +1,359 @@
+//! PGN: writing a game (seven-tag roster, `SetUp`/`FEN` for other start positions, any
+//! extra tags, per-move comments, lines of at most 80 characters) and reading PGN back
+//! (tags, comments `{..}` and `;..`, NAGs, `!?`-style annotations, nested variations,
+//! move numbers, results, several games per file).
+
+use crate::chess::notation::{self, SanError};
+use crate::chess::{FenError, Move, Position, STARTPOS_FEN};
+use std::fmt;
+
+/// The seven-tag roster, in the order PGN requires.
+pub const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// A game as PGN holds it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnGame {
+    /// Tags in file order. The writer fills missing roster tags with `?` (and `Result` from
+    /// `result`), adds `SetUp`/`FEN` when `start_fen` is not the standard start.
+    pub tags: Vec<(String, String)>,
+    /// `None` (or the standard FEN) = the standard starting position.
+    pub start_fen: Option<String>,
+    pub moves: Vec<Move>,
+    /// Comment after each move (`comments[i]` follows `moves[i]`); may be shorter than `moves`.
+    pub comments: Vec<Option<String>>,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+}
+
+/// What went wrong reading or writing PGN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PgnError {
+    /// The `FEN` tag (or `start_fen`) is not a valid position.
+    Fen { game: usize, error: FenError },
+    /// A move token is not a legal move in its position.
+    Move { game: usize, ply: usize, token: String, error: SanError },
+    /// A tag line is broken (`[Name "value"]` expected).
+    Tag { game: usize, line: String },
+    /// A `(` without `)`, `{` without `}`, or a `)` without `(`.
+    Unbalanced { game: usize, what: char },
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgnError::Fen { game, error } => write!(f, "game {game}: bad FEN tag: {error}"),
+            PgnError::Move { game, ply, token, error } => {
+                write!(f, "game {game}, half-move {ply}: '{token}': {error}")
+            }
+            PgnError::Tag { game, line } => write!(f, "game {game}: malformed tag line: {line}"),
+            PgnError::Unbalanced { game, what } => write!(f, "game {game}: unbalanced '{what}' in the movetext"),
+        }
+    }
+}
+
+impl std::error::Error for PgnError {}
+
+impl PgnGame {
+    /// The value of a tag, if present.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Sets (or replaces) a tag.
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        match self.tags.iter_mut().find(|(k, _)| k == name) {
+            Some(t) => t.1 = value.to_string(),
+            None => self.tags.push((name.to_string(), value.to_string())),
+        }
+    }
+
+    /// The start position.
+    pub fn start_position(&self) -> Result<Position, FenError> {
+        match &self.start_fen {
+            Some(f) => Position::from_fen(f),
+            None => Ok(Position::startpos()),
+        }
+    }
+}
+
+fn escape_tag(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Writes one game as PGN text (ending with a blank line). Moves are checked against the
+/// position, so the SAN is always correct; an illegal move is an error naming it.
+pub fn write_pgn(game: &PgnGame) -> Result<String, PgnError> {
+    let start = game.start_position().map_err(|error| PgnError::Fen { game: 1, error })?;
+    let result = if game.result.is_empty() { "*" } else { game.result.as_str() };
+    let mut out = String::new();
+    for name in SEVEN_TAG_ROSTER {
+        let value = if name == "Result" { result.to_string() } else { game.tag(name).unwrap_or("?").to_string() };
+        out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(&value)));
+    }
+    let fen = start.to_fen();
+    if fen != STARTPOS_FEN {
+        out.push_str("[SetUp \"1\"]\n");
+        out.push_str(&format!("[FEN \"{}\"]\n", escape_tag(&fen)));
+    }
+    for (k, v) in &game.tags {
+        if SEVEN_TAG_ROSTER.contains(&k.as_str()) || k == "SetUp" || k == "FEN" {
+            continue;
+        }
+        out.push_str(&format!("[{k} \"{}\"]\n", escape_tag(v)));
+    }
+    out.push('\n');
+
+    let mut tokens: Vec<String> = Vec::new();
+    let mut pos = start;
+    let mut need_number = true;
+    for (i, &m) in game.moves.iter().enumerate() {
+        if !crate::chess::movegen::is_legal(&pos, m) {
+            return Err(PgnError::Move {
+                game: 1,
+                ply: i + 1,
+                token: m.to_uci(),
+                error: SanError::Illegal(m.to_uci()),
+            });
+        }
+        let white = pos.side_to_move() == crate::chess::Color::White;
+        if white {
+            tokens.push(format!("{}.", pos.fullmove_number()));
+        } else if need_number {
+            tokens.push(format!("{}...", pos.fullmove_number()));
+        }
+        tokens.push(notation::to_san(&pos, m));
+        need_number = false;
+        if let Some(Some(c)) = game.comments.get(i) {
+            // '}' cannot appear inside a brace comment; words are separate tokens so long
+            // comments wrap like everything else.
+            let clean = c.replace('}', ")");
+            let words: Vec<&str> = clean.split_whitespace().collect();
+            match words.as_slice() {
+                [] => tokens.push("{}".to_string()),
+                [only] => tokens.push(format!("{{{only}}}")),
+                [first, middle @ .., last] => {
+                    tokens.push(format!("{{{first}"));
+                    tokens.extend(middle.iter().map(|w| w.to_string()));
+                    tokens.push(format!("{last}}}"));
+                }
+            }
+            need_number = true;
+        }
+        pos = pos.make_move(m);
+    }
+    tokens.push(result.to_string());
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    Ok(out)
+}
+
+/// Reads every game of a PGN text. Comments, NAGs, annotation marks and variations are
+/// skipped; comments directly after a main-line move are kept in `comments`.
+pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
+    let mut games = Vec::new();
+    let mut lines = text.lines().peekable();
+    loop {
+        // Tag section.
+        let mut tags = Vec::new();
+        while let Some(&l) = lines.peek() {
+            let t = l.trim();
+            if t.is_empty() || t.starts_with('%') {
+                lines.next();
+                continue;
+            }
+            if !t.starts_with('[') {
+                break;
+            }
+            lines.next();
+            tags.push(parse_tag(t).ok_or(PgnError::Tag { game: games.len() + 1, line: t.to_string() })?);
+        }
+        // Movetext: up to the next tag line that follows the movetext, or the end.
+        let mut movetext = String::new();
+        let mut depth_brace = false;
+        while let Some(&l) = lines.peek() {
+            let t = l.trim_start();
+            if !depth_brace && t.starts_with('[') {
+                break;
+            }
+            lines.next();
+            if t.starts_with('%') {
+                continue;
+            }
+            // Track an open brace comment across lines, so a '[' inside a comment is not a tag.
+            for c in l.chars() {
+                if c == '{' {
+                    depth_brace = true;
+                } else if c == '}' {
+                    depth_brace = false;
+                }
+            }
+            movetext.push_str(l);
+            movetext.push('\n');
+        }
+        if tags.is_empty() && movetext.trim().is_empty() {
+            if lines.peek().is_none() {
+                break;
+            }
+            continue;
+        }
+        games.push(parse_game(games.len() + 1, tags, &movetext)?);
+        if lines.peek().is_none() {
+            break;
+        }
+    }
+    Ok(games)
+}
+
+fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.trim_end().strip_suffix(']')?.trim();
+    let (name, rest) = inner.split_once(char::is_whitespace)?;
+    let rest = rest.trim();
+    let value = rest.strip_prefix('"')?.strip_suffix('"')?;
+    let mut v = String::new();
+    let mut escaped = false;
+    for c in value.chars() {
+        if escaped {
+            v.push(c);
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else {
+            v.push(c);
+        }
+    }
+    Some((name.to_string(), v))
+}
+
+fn is_result(t: &str) -> bool {
+    matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½")
+}
+
+fn parse_game(index: usize, tags: Vec<(String, String)>, movetext: &str) -> Result<PgnGame, PgnError> {
+    let start_fen = tags.iter().find(|(k, _)| k == "FEN").map(|(_, v)| v.clone());
+    let mut game = PgnGame { tags, start_fen, ..PgnGame::default() };
+    let mut pos = game.start_position().map_err(|error| PgnError::Fen { game: index, error })?;
+    let chars: Vec<char> = movetext.chars().collect();
+    let mut i = 0;
+    let mut variation_depth = 0usize;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '{' => {
+                let start = i + 1;
+                while i < chars.len() && chars[i] != '}' {
+                    i += 1;
+                }
+                if i >= chars.len() {
+                    return Err(PgnError::Unbalanced { game: index, what: '{' });
+                }
+                if variation_depth == 0 && !game.moves.is_empty() {
+                    let comment: String = chars[start..i].iter().collect::<String>().trim().to_string();
+                    let n = game.moves.len();
+                    game.comments.resize(n, None);
+                    let slot = &mut game.comments[n - 1];
+                    *slot = Some(match slot.take() {
+                        Some(prev) => format!("{prev} {comment}"),
+                        None => comment,
+                    });
+                }
+                i += 1;
+            }
+            ';' => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            '(' => {
+                variation_depth += 1;
+                i += 1;
+            }
+            ')' => {
+                if variation_depth == 0 {
+                    return Err(PgnError::Unbalanced { game: index, what: ')' });
+                }
+                variation_depth -= 1;
+                i += 1;
+            }
+            c if c.is_whitespace() => i += 1,
+            _ => {
+                let start = i;
+                while i < chars.len() && !chars[i].is_whitespace() && !matches!(chars[i], '{' | '}' | '(' | ')' | ';') {
+                    i += 1;
+                }
+                let token: String = chars[start..i].iter().collect();
+                if variation_depth > 0 {
+                    continue;
+                }
+                if is_result(&token) {
+                    game.result = if token == "½-½" { "1/2-1/2".to_string() } else { token };
+                    continue;
+                }
+                if token.starts_with('$') {
+                    continue;
+                }
+                // Strip a move number ("12." / "12..." / "12...e5").
+                let san = if token.starts_with(|c: char| c.is_ascii_digit()) && token.contains('.') {
+                    token.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.')
+                } else {
+                    token.as_str()
+                };
+                if san.is_empty() || san.chars().all(|c| matches!(c, '!' | '?')) {
+                    continue;
+                }
+                let m = notation::parse_san(&pos, san).map_err(|error| PgnError::Move {
+                    game: index,
+                    ply: game.moves.len() + 1,
+                    token: token.clone(),
+                    error,
+                })?;
+                pos = pos.make_move(m);
+                game.moves.push(m);
+            }
+        }
+    }
+    if variation_depth > 0 {
+        return Err(PgnError::Unbalanced { game: index, what: '(' });
+    }
+    game.comments.resize(game.moves.len(), None);
+    if game.result.is_empty() {
+        game.result = game.tag("Result").unwrap_or("*").to_string();
+    }
+    Ok(game)
+}
+
+impl PgnGame {
+    /// A PGN record of a referee [`Game`](crate::rules::Game): its start position (kept only
+    /// when it is not the standard one), moves, and the result if the game has ended by the
+    /// Laws (`*` otherwise). Tags and comments are left for the caller to fill.
+    pub fn from_game(game: &crate::rules::Game) -> PgnGame {
+        let fen = game.start().to_fen();
+        PgnGame {
+            start_fen: if fen == STARTPOS_FEN { None } else { Some(fen) },
+            moves: game.moves().to_vec(),
+            result: game.outcome().map_or("*", |o| o.result()).to_string(),
+            ..PgnGame::default()
+        }
+    }
+
+    /// Replays the game for the referee.
+    pub fn to_game(&self) -> Result<crate::rules::Game, PgnError> {
+        let start = self.start_position().map_err(|error| PgnError::Fen { game: 1, error })?;
+        let mut game = crate::rules::Game::new(start);
+        for (i, &m) in self.moves.iter().enumerate() {
+            game.play(m).map_err(|error| PgnError::Move { game: 1, ply: i + 1, token: m.to_uci(), error })?;
+        }
+        Ok(game)
+    }
+}

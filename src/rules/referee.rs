@@ -1,0 +1,378 @@
+//! The referee: the state of a game from its start position and move list, by the FIDE
+//! Laws beyond movement — checkmate (5.1.1), stalemate (5.2.1), dead position (5.2.2),
+//! draws the player to move may claim (threefold 9.2, fifty moves 9.3, including the claim
+//! made by declaring a move that creates the condition), and draws that end the game
+//! automatically (fivefold 9.6.1, seventy-five moves 9.6.2, where a mate on the last move
+//! takes precedence).
+//!
+//! Position identity is FIDE 9.2.3, which the foundation's Zobrist key already encodes
+//! (an en-passant square counts only when the capture is legal), so repetition is counted
+//! by comparing keys.
+
+use crate::chess::notation::{self, SanError};
+use crate::chess::{movegen, Bitboard, Color, FenError, Move, Piece, Position, Square};
+use std::fmt;
+
+/// A game: the start position and the moves played from it. Self-play, the UCI loop and
+/// the explain mode all build one; the referee judges it.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    moves: Vec<Move>,
+    /// `keys[i]` is the key of the position after `i` moves (so `keys[0]` is the start).
+    keys: Vec<u64>,
+    current: Position,
+}
+
+/// Why a move could not be added to a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The start FEN is unusable.
+    Fen(FenError),
+    /// Move number `ply` (1-based half-move count from the start) is not legal or not notation.
+    Move { ply: usize, error: SanError },
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Fen(e) => write!(f, "bad FEN: {e}"),
+            GameError::Move { ply, error } => write!(f, "move {} of the list: {error}", ply),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+impl From<FenError> for GameError {
+    fn from(e: FenError) -> GameError {
+        GameError::Fen(e)
+    }
+}
+
+impl Game {
+    /// A game starting from `start` with no moves yet.
+    pub fn new(start: Position) -> Game {
+        Game { start, moves: Vec::new(), keys: vec![start.key()], current: start }
+    }
+
+    /// A game from the standard starting position.
+    pub fn startpos() -> Game {
+        Game::new(Position::startpos())
+    }
+
+    /// A game from a FEN (`None` = the standard starting position) and a list of moves in
+    /// UCI or SAN, exactly as UCI's `position [startpos | fen F] moves ...` builds one.
+    pub fn from_fen_and_moves<S: AsRef<str>>(fen: Option<&str>, moves: &[S]) -> Result<Game, GameError> {
+        let start = match fen {
+            Some(f) => Position::from_fen(f)?,
+            None => Position::startpos(),
+        };
+        let mut game = Game::new(start);
+        for (i, text) in moves.iter().enumerate() {
+            game.play_text(text.as_ref()).map_err(|error| GameError::Move { ply: i + 1, error })?;
+        }
+        Ok(game)
+    }
+
+    /// Plays a legal move. An illegal move is refused and the game is unchanged.
+    pub fn play(&mut self, m: Move) -> Result<(), SanError> {
+        if !movegen::is_legal(&self.current, m) {
+            return Err(SanError::Illegal(m.to_uci()));
+        }
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Plays a move given as UCI or SAN text; returns the move.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, SanError> {
+        let m = notation::parse_move(&self.current, text)?;
+        self.play_unchecked(m);
+        Ok(m)
+    }
+
+    fn play_unchecked(&mut self, m: Move) {
+        self.current = self.current.make_move(m);
+        self.moves.push(m);
+        self.keys.push(self.current.key());
+    }
+
+    /// Takes back the last move (if any).
+    pub fn undo(&mut self) -> Option<Move> {
+        let m = self.moves.pop()?;
+        self.keys.pop();
+        let mut p = self.start;
+        for &mv in &self.moves {
+            p = p.make_move(mv);
+        }
+        self.current = p;
+        Some(m)
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+    pub fn current(&self) -> &Position {
+        &self.current
+    }
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+    /// Keys of every position of the game, the start first (FIDE 9.2.3 identity).
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// How many times the current position has occurred in the game (itself included).
+    /// Only positions since the last capture or pawn move can be equal, so only those are looked at.
+    pub fn repetitions(&self) -> u32 {
+        count_in_window(&self.keys, self.current.halfmove_clock(), self.current.key())
+    }
+
+    /// The squares behind pawns that advanced two squares in this game, with the ply
+    /// (0-based index into `moves`, or `None` for a double step recorded in the start FEN)
+    /// — the explainer uses it to tell an expired en-passant chance from none at all.
+    pub fn double_steps(&self) -> Vec<(Option<usize>, Square)> {
+        let mut out = Vec::new();
+        if let Some(ep) = self.start.ep_square() {
+            out.push((None, ep));
+        }
+        for (i, m) in self.moves.iter().enumerate() {
+            if m.kind() == crate::chess::MoveKind::DoublePush {
+                out.push((Some(i), m.to()));
+            }
+        }
+        out
+    }
+
+    /// The referee's report on the current position.
+    pub fn report(&self) -> PositionReport {
+        PositionReport::new(&self.current, &self.keys)
+    }
+
+    /// The game's result if it has ended by the Laws (checkmate or an automatic draw).
+    /// Claimable draws do not end the game.
+    pub fn outcome(&self) -> Option<Outcome> {
+        outcome_of(&self.current, self.repetitions(), movegen::has_legal_move(&self.current))
+    }
+}
+
+fn count_in_window(keys: &[u64], halfmove_clock: u16, key: u64) -> u32 {
+    let n = keys.len();
+    let first = n.saturating_sub(halfmove_clock as usize + 1);
+    keys[first..].iter().filter(|&&k| k == key).count() as u32
+}
+
+/// How a game ended by itself (no claim, no resignation, no clock).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// 5.1.1: the side that delivered mate wins.
+    Checkmate { winner: Color },
+    /// One of the automatic draws.
+    Draw(AutomaticDraw),
+}
+
+impl Outcome {
+    /// The PGN result string.
+    pub fn result(self) -> &'static str {
+        match self {
+            Outcome::Checkmate { winner: Color::White } => "1-0",
+            Outcome::Checkmate { winner: Color::Black } => "0-1",
+            Outcome::Draw(_) => "1/2-1/2",
+        }
+    }
+}
+
+/// Draws that end the game without a claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AutomaticDraw {
+    /// 5.2.1
+    Stalemate,
+    /// 5.2.2 (insufficient material and other recognised dead positions)
+    DeadPosition,
+    /// 9.6.1
+    FivefoldRepetition,
+    /// 9.6.2
+    SeventyFiveMoves,
+}
+
+impl AutomaticDraw {
+    /// The JSON / machine name.
+    pub fn code(self) -> &'static str {
+        match self {
+            AutomaticDraw::Stalemate => "stalemate",
+            AutomaticDraw::DeadPosition => "dead_position",
+            AutomaticDraw::FivefoldRepetition => "fivefold_repetition",
+            AutomaticDraw::SeventyFiveMoves => "seventy_five_moves",
+        }
+    }
+    /// The FIDE article.
+    pub fn rule(self) -> &'static str {
+        match self {
+            AutomaticDraw::Stalemate => "5.2.1",
+            AutomaticDraw::DeadPosition => "5.2.2",
+            AutomaticDraw::FivefoldRepetition => "9.6.1",
+            AutomaticDraw::SeventyFiveMoves => "9.6.2",
+        }
+    }
+}
+
+/// Draws the player to move may claim (they never end the game by themselves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawClaim {
+    /// 9.2
+    ThreefoldRepetition,
+    /// 9.3
+    FiftyMoves,
+}
+
+impl DrawClaim {
+    pub fn code(self) -> &'static str {
+        match self {
+            DrawClaim::ThreefoldRepetition => "threefold_repetition",
+            DrawClaim::FiftyMoves => "fifty_moves",
+        }
+    }
+    /// The article for a claim on the board as it stands (`now`) or by declaring a move.
+    pub fn rule(self, now: bool) -> &'static str {
+        match (self, now) {
+            (DrawClaim::ThreefoldRepetition, true) => "9.2.1.2",
+            (DrawClaim::ThreefoldRepetition, false) => "9.2.1.1",
+            (DrawClaim::FiftyMoves, true) => "9.3.2",
+            (DrawClaim::FiftyMoves, false) => "9.3.1",
+        }
+    }
+}
+
+/// A claim the player to move could make by writing down (declaring) `mv` first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimWithMove {
+    pub mv: Move,
+    pub san: String,
+    pub draw: DrawClaim,
+}
+
+/// Everything the referee says about a position in its game (the contract's "position report").
+#[derive(Clone, Debug)]
+pub struct PositionReport {
+    pub fen: String,
+    pub side_to_move: Color,
+    /// Enemy pieces giving check to the side to move.
+    pub checkers: Vec<(Piece, Square)>,
+    pub legal_moves: usize,
+    pub checkmate: bool,
+    pub stalemate: bool,
+    /// Dead by material alone (`Position::insufficient_material`).
+    pub insufficient_material: bool,
+    /// Dead position (5.2.2) as far as recognised: currently the material cases.
+    pub dead_position: bool,
+    pub automatic_draw: Option<AutomaticDraw>,
+    /// Claims available now, with the condition already on the board (9.2.1.2, 9.3.2).
+    pub claimable_draws: Vec<DrawClaim>,
+    /// Claims available by declaring a move that creates the condition (9.2.1.1, 9.3.1).
+    pub claimable_with_move: Vec<ClaimWithMove>,
+    /// Occurrences of this position in the game, itself included (FIDE 9.2.3 identity).
+    pub repetitions: u32,
+    pub halfmove_clock: u16,
+}
+
+fn outcome_of(pos: &Position, repetitions: u32, has_moves: bool) -> Option<Outcome> {
+    if !has_moves {
+        return Some(if pos.in_check() {
+            Outcome::Checkmate { winner: pos.side_to_move().flip() }
+        } else {
+            Outcome::Draw(AutomaticDraw::Stalemate)
+        });
+    }
+    if pos.insufficient_material() {
+        Some(Outcome::Draw(AutomaticDraw::DeadPosition))
+    } else if repetitions >= 5 {
+        Some(Outcome::Draw(AutomaticDraw::FivefoldRepetition))
+    } else if pos.halfmove_clock() >= 150 {
+        // 9.6.2: reached only when the last move did not mate (mate was returned above).
+        Some(Outcome::Draw(AutomaticDraw::SeventyFiveMoves))
+    } else {
+        None
+    }
+}
+
+impl PositionReport {
+    /// The report for `pos`, the last position of a game whose position keys (start first,
+    /// `pos` last) are `keys`. With `keys == [pos.key()]` the position stands alone.
+    pub fn new(pos: &Position, keys: &[u64]) -> PositionReport {
+        let moves = movegen::legal_moves(pos);
+        let repetitions = count_in_window(keys, pos.halfmove_clock(), pos.key()).max(1);
+        let outcome = outcome_of(pos, repetitions, !moves.is_empty());
+        let automatic_draw = match outcome {
+            Some(Outcome::Draw(d)) => Some(d),
+            _ => None,
+        };
+        let checkers =
+            pos.checkers().into_iter().filter_map(|sq| pos.piece_at(sq).map(|p| (p, sq))).collect::<Vec<_>>();
+        let mut claimable_draws = Vec::new();
+        let mut claimable_with_move = Vec::new();
+        if outcome.is_none() {
+            if repetitions >= 3 {
+                claimable_draws.push(DrawClaim::ThreefoldRepetition);
+            }
+            if pos.halfmove_clock() >= 100 {
+                claimable_draws.push(DrawClaim::FiftyMoves);
+            }
+            let mut next_keys = keys.to_vec();
+            for &m in moves.iter() {
+                let after = pos.make_move(m);
+                next_keys.push(after.key());
+                let mut san = None;
+                if !claimable_draws.contains(&DrawClaim::ThreefoldRepetition)
+                    && count_in_window(&next_keys, after.halfmove_clock(), after.key()) >= 3
+                {
+                    let s = notation::to_san(pos, m);
+                    claimable_with_move.push(ClaimWithMove {
+                        mv: m,
+                        san: s.clone(),
+                        draw: DrawClaim::ThreefoldRepetition,
+                    });
+                    san = Some(s);
+                }
+                if !claimable_draws.contains(&DrawClaim::FiftyMoves) && after.halfmove_clock() >= 100 {
+                    let san = san.unwrap_or_else(|| notation::to_san(pos, m));
+                    claimable_with_move.push(ClaimWithMove { mv: m, san, draw: DrawClaim::FiftyMoves });
+                }
+                next_keys.pop();
+            }
+        }
+        PositionReport {
+            fen: pos.to_fen(),
+            side_to_move: pos.side_to_move(),
+            checkers,
+            legal_moves: moves.len(),
+            checkmate: matches!(outcome, Some(Outcome::Checkmate { .. })),
+            stalemate: outcome == Some(Outcome::Draw(AutomaticDraw::Stalemate)),
+            insufficient_material: pos.insufficient_material(),
+            dead_position: pos.insufficient_material(),
+            automatic_draw,
+            claimable_draws,
+            claimable_with_move,
+            repetitions,
+            halfmove_clock: pos.halfmove_clock(),
+        }
+    }
+
+    /// The game's end by the Laws, if it has ended.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.checkmate {
+            Some(Outcome::Checkmate { winner: self.side_to_move.flip() })
+        } else {
+            self.automatic_draw.map(Outcome::Draw)
+        }
+    }
+
+    pub fn is_game_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// The squares of the checking pieces.
+    pub fn checker_squares(&self) -> Bitboard {
+        self.checkers.iter().fold(Bitboard::EMPTY, |b, &(_, s)| b.with(s))
+    }
+}
