@@ -2,5 +2,7 @@
 //! why any move is legal or illegal.
 
 pub mod chess;
+pub mod engine;
 pub mod rules;
 pub mod tools;
+pub mod uci;

@@ -2,7 +2,7 @@
 //! selfplay subcommands.
 
 use arbiter::chess::{attacks, Position};
-use arbiter::tools::perft;
+use arbiter::tools::{bench, perft};
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
@@ -41,6 +41,13 @@ enum Command {
         #[arg(long)]
         max_depth: Option<u32>,
     },
+    /// Search a fixed list of positions to a fixed depth (1 thread, 16 MB hash) and print
+    /// `Nodes searched: N` (deterministic; quoted as `Bench: N` in commits) and `Nodes/second`.
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
     /// Play matches between two engines (in-process or any UCI engine), judged by the FIDE referee.
     Selfplay(Box<arbiter::tools::selfplay::SelfplayArgs>),
 }
@@ -55,10 +62,20 @@ fn main() -> ExitCode {
         Some(Command::Perft { depth, fen, divide, threads, epd, max_depth }) => {
             run_perft(depth, fen, divide, threads, epd, max_depth)
         }
+        Some(Command::Bench { depth }) => {
+            let r = bench::run(depth, &mut |l| eprintln!("{l}"));
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "Nodes searched: {}", r.nodes);
+            let _ = writeln!(out, "Nodes/second: {}", r.nps());
+            eprintln!("time {:.2} s", r.elapsed.as_secs_f64());
+            ExitCode::SUCCESS
+        }
         Some(Command::Selfplay(args)) => arbiter::tools::selfplay::run(*args),
         None => {
-            eprintln!("the UCI loop is not built yet");
-            ExitCode::from(2)
+            arbiter::uci::run_stdio();
+            // Exit at once even if a search thread is still unwinding (quit mid-search).
+            let _ = std::io::stdout().flush();
+            std::process::exit(0)
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Command-line tools built on the library: perft (and later bench, self-play).
+//! Command-line tools built on the library: perft, bench (and later self-play).
 
+pub mod bench;
 pub mod perft;
 pub mod selfplay;

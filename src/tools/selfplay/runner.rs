@@ -272,7 +272,7 @@ fn worker(cfg: &MatchConfig, next: &AtomicUsize, stop: &AtomicBool, tx: &mpsc::S
 
 fn show_elo(x: f64) -> String {
     if x.is_finite() {
-        format!("{x:+.0}")
+        format!("{:+.0}", x + 0.0)
     } else if x > 0.0 {
         "+inf".into()
     } else {

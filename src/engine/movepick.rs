@@ -1,0 +1,120 @@
+//! Move ordering: every legal move gets a score, then moves are handed out best first
+//! by selection (most nodes cut off after one or two moves, so sorting all is waste).
+//!
+//! Order: TT move; winning/equal captures and queen promotions by MVV-LVA; killers;
+//! the counter-move; quiet moves by history; losing captures and under-promotions last.
+
+use super::history::History;
+use super::see::{see_ge, value};
+use crate::chess::movegen::{generate_into, GenKind, MoveList, MAX_MOVES};
+use crate::chess::{Move, PieceType, Position};
+
+const TT_MOVE: i32 = 4_000_000;
+const GOOD_TACTICAL: i32 = 2_000_000;
+const KILLER_1: i32 = 1_500_000;
+const KILLER_2: i32 = 1_499_000;
+const COUNTER: i32 = 1_498_000;
+const BAD_TACTICAL: i32 = -1_000_000;
+
+/// Scores ordering tactical moves: most valuable victim first, then least valuable attacker.
+#[inline]
+pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let victim = pos.captured_piece(m).map_or(0, value);
+    let promo = m.promotion().map_or(0, |p| value(p) - value(PieceType::Pawn));
+    let attacker = pos.piece_at(m.from()).map_or(0, |p| p.kind.index() as i32);
+    (victim + promo) * 8 - attacker
+}
+
+pub struct MovePicker {
+    list: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+}
+
+impl MovePicker {
+    /// All legal moves for an interior node.
+    pub fn new(pos: &Position, tt_move: Option<Move>, hist: &History, ply: usize, counter: Option<Move>) -> MovePicker {
+        let mut list = MoveList::new();
+        generate_into(pos, GenKind::All, &mut list);
+        let mut scores = [0; MAX_MOVES];
+        let killers = hist.killers(ply);
+        let us = pos.side_to_move();
+        for (i, &m) in list.iter().enumerate() {
+            scores[i] = if Some(m) == tt_move {
+                TT_MOVE
+            } else if m.is_tactical() {
+                let under = m.promotion().is_some_and(|p| p != PieceType::Queen);
+                if !under && see_ge(pos, m, 0) {
+                    GOOD_TACTICAL + mvv_lva(pos, m)
+                } else {
+                    BAD_TACTICAL + mvv_lva(pos, m)
+                }
+            } else if Some(m) == killers[0] {
+                KILLER_1
+            } else if Some(m) == killers[1] {
+                KILLER_2
+            } else if Some(m) == counter {
+                COUNTER
+            } else {
+                hist.get(us, m)
+            };
+        }
+        MovePicker { list, scores, next: 0 }
+    }
+
+    /// Tactical moves only (or every evasion when in check), for quiescence.
+    pub fn new_quiescence(pos: &Position, tt_move: Option<Move>) -> MovePicker {
+        let mut list = MoveList::new();
+        let kind = if pos.in_check() { GenKind::All } else { GenKind::Tactical };
+        generate_into(pos, kind, &mut list);
+        let mut scores = [0; MAX_MOVES];
+        for (i, &m) in list.iter().enumerate() {
+            scores[i] = if Some(m) == tt_move {
+                TT_MOVE
+            } else if m.is_tactical() {
+                GOOD_TACTICAL + mvv_lva(pos, m)
+            } else {
+                0
+            };
+        }
+        MovePicker { list, scores, next: 0 }
+    }
+
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The next best move and its ordering score.
+    #[inline]
+    pub fn next_move(&mut self) -> Option<(Move, i32)> {
+        let n = self.list.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.list.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let r = (self.list.get(self.next), self.scores[self.next]);
+        self.next += 1;
+        Some(r)
+    }
+}
+
+/// True when the ordering score marks a killer or counter-move (not reduced as much).
+pub fn is_refutation_score(s: i32) -> bool {
+    (COUNTER..=KILLER_1).contains(&s)
+}
+
+/// True for captures that lost the exchange (ordered after the quiet moves).
+pub fn is_bad_tactical_score(s: i32) -> bool {
+    s < BAD_TACTICAL / 2
+}

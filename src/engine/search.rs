@@ -1,0 +1,905 @@
+//! The search: iterative deepening with aspiration windows over a principal-variation
+//! negamax alpha-beta, quiescence search, and Lazy SMP (helper threads search the
+//! same tree and share only the transposition table).
+//!
+//! Pruning and reductions (all standard, see the Chess Programming Wiki pages of the
+//! same names): mate-distance pruning, TT cutoffs, reverse futility (static null move),
+//! null move (not in pawn-only endings, where zugzwang is common), futility pruning,
+//! late-move pruning, SEE pruning, late-move reductions; check extension.
+//!
+//! Draws: a repetition of any earlier position (game history or search path, FIDE
+//! 9.2.3 identity from the position key), the fifty-move rule (halfmove clock >= 100,
+//! unless the side to move is checkmated) and insufficient material all score 0, so
+//! the search prefers a draw when behind and avoids one when ahead.
+
+use super::eval::evaluate;
+use super::history::{bonus, History};
+use super::movepick::{is_bad_tactical_score, is_refutation_score, MovePicker};
+use super::score::{mate_in, mated_in, Score, DRAW, INFINITE, MATE_IN_MAX, MAX_PLY};
+use super::see::see_ge;
+use super::time::{budget, stability_scale, TimeBudget};
+use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
+use super::{EngineOptions, Limits, ScoreBound, SearchControl, SearchInfo, SearchResult};
+use crate::chess::movegen::{has_legal_move, is_legal};
+use crate::chess::{Move, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{LazyLock, Mutex};
+use std::time::{Duration, Instant};
+
+/// Stack size of every search thread: recursion is up to MAX_PLY plies of copy-made
+/// positions and move lists (~1.5 KB each), with room to spare.
+const STACK_SIZE: usize = 64 * 1024 * 1024;
+
+/// Late-move reduction table, `[depth][move number]` (the usual log*log formula).
+static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+        }
+    }
+    t
+});
+
+/// State shared by all threads of one search.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    control: &'a SearchControl,
+    /// Set by the main thread when it is done, so helpers stop.
+    abort: AtomicBool,
+    nodes: Vec<AtomicU64>,
+    start: Instant,
+    budget: Option<TimeBudget>,
+    limits: &'a Limits,
+    multipv: usize,
+    history: &'a [u64],
+}
+
+impl Shared<'_> {
+    fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Time that counts against our clock: none while pondering, from ponderhit after it.
+    fn clock_elapsed(&self) -> Option<Duration> {
+        if self.control.is_pondering() {
+            return None;
+        }
+        Some(match self.control.ponderhit_time() {
+            Some(t) => t.elapsed(),
+            None => self.start.elapsed(),
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    prev_score: i32,
+    bound: ScoreBound,
+    seldepth: usize,
+    pv: Vec<Move>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    static_eval: Option<i32>,
+    /// (piece index, target square) of the move played from this ply; None for null.
+    moved: Option<(usize, usize)>,
+    null_move: bool,
+}
+
+struct Worker<'a, 'b> {
+    id: usize,
+    sh: &'b Shared<'a>,
+    hist: &'b mut History,
+    nodes: u64,
+    seldepth: usize,
+    keys: Vec<u64>,
+    stack: Vec<Frame>,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    root_moves: Vec<RootMove>,
+    pv_idx: usize,
+    root_depth: i32,
+    completed_depth: i32,
+    stopped: bool,
+}
+
+/// Runs a complete search (see [`super::Engine::search`]).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn run(
+    tt: &TranspositionTable,
+    histories: &mut [History],
+    options: &EngineOptions,
+    pos: &Position,
+    history: &[u64],
+    limits: &Limits,
+    control: &SearchControl,
+    info: &mut (dyn FnMut(&SearchInfo) + Send),
+) -> SearchResult {
+    let start = Instant::now();
+    tt.new_search();
+    let mut limits = limits.clone();
+    if limits.is_unlimited() && !limits.ponder {
+        limits.infinite = true;
+    }
+    let threads = histories.len().max(1);
+    let shared = Shared {
+        tt,
+        control,
+        abort: AtomicBool::new(false),
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        start,
+        budget: budget(&limits, pos.side_to_move(), options.move_overhead),
+        limits: &limits,
+        multipv: options.multipv.max(1),
+        history,
+    };
+
+    let result: Mutex<Option<SearchResult>> = Mutex::new(None);
+    let mut info_slot = Some(info);
+    std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for (id, hist) in histories.iter_mut().enumerate() {
+            let shared = &shared;
+            let result = &result;
+            let hist: &mut History = hist;
+            let info = if id == 0 { info_slot.take() } else { None };
+            let h = std::thread::Builder::new().name(format!("search-{id}")).stack_size(STACK_SIZE).spawn_scoped(
+                scope,
+                move || {
+                    let mut w = Worker::new(id, shared, hist, pos);
+                    let r = w.iterative_deepening(pos, info);
+                    if id == 0 {
+                        shared.abort.store(true, Ordering::SeqCst);
+                        if let Ok(mut slot) = result.lock() {
+                            *slot = r;
+                        }
+                    }
+                },
+            );
+            match h {
+                Ok(h) => handles.push(h),
+                // Could not start a helper: search with fewer threads. (If the main
+                // thread itself fails, the fallback below still answers.)
+                Err(e) => log::error!("cannot start search thread {id}: {e}"),
+            }
+        }
+        for h in handles {
+            if h.join().is_err() {
+                log::error!("a search thread panicked");
+            }
+        }
+    });
+
+    let mut res = result.into_inner().ok().flatten().unwrap_or_else(|| fallback_result(pos));
+    // UCI: in infinite or ponder mode the best move is only sent after stop/ponderhit.
+    while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
+        std::thread::sleep(Duration::from_micros(500));
+        if !control.is_pondering() && !limits.infinite {
+            break;
+        }
+    }
+    res.nodes = shared.total_nodes();
+    res.time = start.elapsed();
+    res
+}
+
+/// Used only if the main search thread could not run: any legal move.
+fn fallback_result(pos: &Position) -> SearchResult {
+    let moves = crate::chess::legal_moves(pos);
+    let best = moves.iter().next().copied();
+    let score = if best.is_some() {
+        Score::Cp(0)
+    } else if pos.in_check() {
+        Score::Mate(0)
+    } else {
+        Score::Cp(0)
+    };
+    SearchResult {
+        best,
+        ponder: None,
+        score,
+        depth: 0,
+        seldepth: 0,
+        nodes: 0,
+        pv: best.into_iter().collect(),
+        time: Duration::ZERO,
+    }
+}
+
+fn is_mate_score(s: i32) -> bool {
+    s.abs() >= MATE_IN_MAX
+}
+
+impl<'a, 'b> Worker<'a, 'b> {
+    fn new(id: usize, sh: &'b Shared<'a>, hist: &'b mut History, pos: &Position) -> Self {
+        let mut keys = Vec::with_capacity(sh.history.len() + MAX_PLY + 8);
+        keys.extend_from_slice(sh.history);
+        // Root moves in a sensible first order (TT move, captures, history).
+        let tt_move = sh.tt.probe(pos.key()).and_then(|e| e.mv).filter(|&m| is_legal(pos, m));
+        let mut picker = MovePicker::new(pos, tt_move, hist, 0, None);
+        let mut root_moves = Vec::new();
+        while let Some((m, _)) = picker.next_move() {
+            if sh.limits.searchmoves.is_empty() || sh.limits.searchmoves.contains(&m) {
+                root_moves.push(RootMove {
+                    mv: m,
+                    score: -INFINITE,
+                    prev_score: -INFINITE,
+                    bound: ScoreBound::Exact,
+                    seldepth: 0,
+                    pv: vec![m],
+                });
+            }
+        }
+        if root_moves.is_empty() && !sh.limits.searchmoves.is_empty() {
+            // None of the searchmoves is legal: ignore the restriction.
+            let mut picker = MovePicker::new(pos, tt_move, hist, 0, None);
+            while let Some((m, _)) = picker.next_move() {
+                root_moves.push(RootMove {
+                    mv: m,
+                    score: -INFINITE,
+                    prev_score: -INFINITE,
+                    bound: ScoreBound::Exact,
+                    seldepth: 0,
+                    pv: vec![m],
+                });
+            }
+        }
+        Worker {
+            id,
+            sh,
+            hist,
+            nodes: 0,
+            seldepth: 0,
+            keys,
+            stack: vec![Frame::default(); MAX_PLY + 8],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            root_moves,
+            pv_idx: 0,
+            root_depth: 0,
+            completed_depth: 0,
+            stopped: false,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Polled at every node; does the real checks every 1024 nodes.
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        // Iteration 1 always completes, so there is always a searched best move.
+        if self.completed_depth == 0 {
+            return false;
+        }
+        if self.is_main() {
+            if let Some(n) = self.sh.limits.nodes {
+                if self.nodes >= n {
+                    self.stopped = true;
+                    return true;
+                }
+            }
+        }
+        if self.nodes & 1023 != 0 {
+            return false;
+        }
+        self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if self.sh.control.is_stopped() || self.sh.abort.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.is_main() {
+            if let (Some(b), Some(el)) = (self.sh.budget, self.sh.clock_elapsed()) {
+                if el >= b.hard {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    fn iterative_deepening(
+        &mut self,
+        pos: &Position,
+        mut info: Option<&mut (dyn FnMut(&SearchInfo) + Send)>,
+    ) -> Option<SearchResult> {
+        if self.root_moves.is_empty() {
+            let score = if pos.in_check() { Score::Mate(0) } else { Score::Cp(0) };
+            if let Some(cb) = info.as_deref_mut() {
+                cb(&SearchInfo {
+                    depth: 0,
+                    seldepth: 0,
+                    multipv: 1,
+                    score,
+                    bound: ScoreBound::Exact,
+                    nodes: 0,
+                    nps: 0,
+                    hashfull: 0,
+                    time: self.sh.start.elapsed(),
+                    pv: Vec::new(),
+                });
+            }
+            return Some(SearchResult {
+                best: None,
+                ponder: None,
+                score,
+                depth: 0,
+                seldepth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+                time: self.sh.start.elapsed(),
+            });
+        }
+        let max_depth = self.sh.limits.depth.map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
+        let multipv = self.sh.multipv.min(self.root_moves.len());
+        let mut best_snapshot: Vec<RootMove> = self.root_moves.clone();
+        let mut last_best = None;
+        let mut stable = 0u32;
+
+        for depth in 1..=max_depth {
+            // Lazy SMP: helpers skip some depths so threads spread over depths.
+            if self.id > 0 && depth > 2 && (depth as usize + self.id).is_multiple_of(3) {
+                continue;
+            }
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 18;
+                let (mut alpha, mut beta) = if depth >= 5 && prev > -INFINITE {
+                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                loop {
+                    let score = self.root_search(pos, alpha, beta, depth);
+                    sort_root(&mut self.root_moves[pv_idx..]);
+                    if self.stopped {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INFINITE);
+                    } else if score >= beta {
+                        beta = (score + delta).min(INFINITE);
+                    } else {
+                        break;
+                    }
+                    if self.is_main() && self.sh.start.elapsed() > Duration::from_secs(3) {
+                        if let Some(cb) = info.as_deref_mut() {
+                            cb(&self.info_line(pv_idx, depth));
+                        }
+                    }
+                    delta += delta / 2 + 5;
+                }
+                sort_root(&mut self.root_moves[..=pv_idx]);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            if !self.is_main() {
+                continue;
+            }
+            best_snapshot.clone_from(&self.root_moves);
+            if let Some(cb) = info.as_deref_mut() {
+                for i in 0..multipv {
+                    cb(&self.info_line(i, depth));
+                }
+            }
+            let best = self.root_moves[0].mv;
+            if last_best == Some(best) {
+                stable += 1;
+            } else {
+                stable = 0;
+            }
+            last_best = Some(best);
+
+            // Should another iteration start?
+            let score = self.root_moves[0].score;
+            if let Some(m) = self.sh.limits.mate {
+                if score >= MATE_IN_MAX && (mate_in(0) - score + 1) / 2 <= m as i32 {
+                    break;
+                }
+            }
+            if self.sh.control.is_stopped() {
+                break;
+            }
+            if let (Some(b), Some(el)) = (self.sh.budget, self.sh.clock_elapsed()) {
+                if b.fixed {
+                    continue;
+                }
+                if self.root_moves.len() == 1 {
+                    break;
+                }
+                let soft = b.soft.as_secs_f64() * stability_scale(stable);
+                if el.as_secs_f64() >= soft.min(b.hard.as_secs_f64()) {
+                    break;
+                }
+            }
+        }
+        self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if !self.is_main() {
+            return None;
+        }
+        let best = &best_snapshot[0];
+        let ponder = best.pv.get(1).copied().or_else(|| {
+            let child = pos.make_move(best.mv);
+            self.sh.tt.probe(child.key()).and_then(|e| e.mv).filter(|&m| is_legal(&child, m))
+        });
+        Some(SearchResult {
+            best: Some(best.mv),
+            ponder,
+            score: Score::from_internal(best.score),
+            depth: self.completed_depth.max(1) as u32,
+            seldepth: best.seldepth as u32,
+            nodes: self.sh.total_nodes(),
+            pv: best.pv.clone(),
+            time: self.sh.start.elapsed(),
+        })
+    }
+
+    fn info_line(&self, i: usize, depth: i32) -> SearchInfo {
+        self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        let rm = &self.root_moves[i];
+        let score = if rm.score == -INFINITE { rm.prev_score } else { rm.score };
+        let elapsed = self.sh.start.elapsed();
+        let nodes = self.sh.total_nodes();
+        SearchInfo {
+            depth: depth as u32,
+            seldepth: rm.seldepth.max(1) as u32,
+            multipv: i as u32 + 1,
+            score: Score::from_internal(score),
+            bound: rm.bound,
+            nodes,
+            nps: (nodes as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64,
+            hashfull: self.sh.tt.hashfull(),
+            time: elapsed,
+            pv: rm.pv.clone(),
+        }
+    }
+
+    fn root_search(&mut self, pos: &Position, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INFINITE;
+        self.nodes += 1;
+        self.stack[0] = Frame::default();
+        self.stack[0].static_eval = if pos.in_check() { None } else { Some(evaluate(pos)) };
+        self.hist.clear_killers(1);
+        self.keys.push(pos.key());
+        let start_alpha = alpha;
+        for i in self.pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            let child = pos.make_move(m);
+            self.stack[0].moved = pos.piece_at(m.from()).map(|p| (p.index(), m.to().index()));
+            let ext = child.in_check() as i32;
+            let new_depth = depth - 1 + ext;
+            let score = if i == self.pv_idx {
+                -self.search(&child, -beta, -alpha, new_depth, 1, false)
+            } else {
+                let quiet = !m.is_tactical();
+                let mut r = 0;
+                if depth >= 3 && i >= self.pv_idx + 3 && quiet {
+                    r = (LMR[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, 1, true);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, 1, true);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.search(&child, -beta, -alpha, new_depth, 1, false);
+                }
+                s
+            };
+            if self.stopped {
+                break;
+            }
+            let rm_first = i == self.pv_idx;
+            if rm_first || score > alpha {
+                let mut pv = vec![m];
+                for k in 0..self.pv_len[1] {
+                    match self.pv[1][k] {
+                        Some(mv) => pv.push(mv),
+                        None => break,
+                    }
+                }
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv = pv;
+                rm.bound = if score >= beta {
+                    ScoreBound::Lower
+                } else if score <= start_alpha {
+                    ScoreBound::Upper
+                } else {
+                    ScoreBound::Exact
+                };
+            } else {
+                self.root_moves[i].score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        self.keys.pop();
+        if !self.stopped && self.pv_idx == 0 {
+            let bm = self.root_moves.iter().max_by_key(|r| r.score).map(|r| r.mv);
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > start_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let eval = self.stack[0].static_eval.unwrap_or(0);
+            self.sh.tt.store(pos.key(), bm, score_to_tt(best, 0), eval, depth, bound);
+        }
+        best
+    }
+
+    /// Draw by rule at an interior node: fifty moves, insufficient material, repetition.
+    fn is_draw(&self, pos: &Position) -> bool {
+        if pos.halfmove_clock() >= 100 && (!pos.in_check() || has_legal_move(pos)) {
+            return true;
+        }
+        if pos.insufficient_material() {
+            return true;
+        }
+        let key = pos.key();
+        let n = self.keys.len();
+        let reach = (pos.halfmove_clock() as usize).min(n);
+        let mut i = 2;
+        while i <= reach {
+            if self.keys[n - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][0] = Some(m);
+        let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
+        for k in 0..child_len {
+            self.pv[ply][k + 1] = self.pv[ply + 1][k];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
+        self.pv_len[ply] = 0;
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        let pv_node = beta - alpha > 1;
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(pos) {
+            return DRAW;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { DRAW } else { evaluate(pos) };
+        }
+        // Mate-distance pruning: no line from here can beat a shorter mate already found.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = pos.key();
+        let tt = self.sh.tt.probe(key);
+        let tt_move = tt.and_then(|e| e.mv).filter(|&m| is_legal(pos, m));
+        if let Some(e) = tt {
+            let s = score_from_tt(e.score, ply);
+            if !pv_node
+                && e.depth >= depth
+                && pos.halfmove_clock() < 90
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+
+        let static_eval = if in_check {
+            None
+        } else {
+            Some(match tt {
+                Some(e) => e.eval,
+                None => evaluate(pos),
+            })
+        };
+        self.stack[ply].static_eval = static_eval;
+        self.stack[ply].null_move = false;
+        let improving = match (static_eval, ply.checked_sub(2).and_then(|p| self.stack[p].static_eval)) {
+            (Some(e), Some(old)) => e > old,
+            (Some(_), None) => true,
+            _ => false,
+        };
+        self.hist.clear_killers(ply + 1);
+
+        if let (false, Some(eval)) = (pv_node, static_eval) {
+            // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
+            if depth <= 7 && !is_mate_score(beta) && eval - (75 * depth - if improving { 50 } else { 0 }) >= beta {
+                return eval;
+            }
+            // Null move: if passing still fails high, a real move surely does. Not in
+            // pawn-only endings (zugzwang) and never twice in a row.
+            if depth >= 3
+                && eval >= beta
+                && !self.stack[ply - 1].null_move
+                && pos.has_non_pawn_material(pos.side_to_move())
+                && !is_mate_score(beta)
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let child = pos.make_null_move();
+                self.stack[ply].moved = None;
+                self.stack[ply].null_move = true;
+                self.keys.push(key);
+                let s = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.keys.pop();
+                self.stack[ply].null_move = false;
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if is_mate_score(s) { beta } else { s };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a TT move the ordering is poor; search shallower.
+        let depth = if tt_move.is_none() && depth >= 6 && (pv_node || cut_node) { depth - 1 } else { depth };
+
+        let counter = self.stack[ply - 1].moved.and_then(|(p, to)| self.hist.counter(p, to));
+        let mut picker = MovePicker::new(pos, tt_move, self.hist, ply, counter);
+        if picker.is_empty() {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
+        let us = pos.side_to_move();
+        let start_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
+        let mut n_quiets = 0;
+        self.keys.push(key);
+
+        while let Some((m, order)) = picker.next_move() {
+            let quiet = !m.is_tactical();
+            let refutation = is_refutation_score(order);
+            if best > -MATE_IN_MAX && !in_check && searched > 0 {
+                if quiet {
+                    // Late-move pruning.
+                    if !pv_node
+                        && depth <= 6
+                        && searched >= (3 + depth * depth) as usize / if improving { 1 } else { 2 }
+                    {
+                        continue;
+                    }
+                    // Futility pruning.
+                    if let Some(eval) = static_eval {
+                        if depth <= 6 && !refutation && eval + 100 + 90 * depth <= alpha && !pos.gives_check(m) {
+                            continue;
+                        }
+                    }
+                    if depth <= 6 && !see_ge(pos, m, -25 * depth * depth) {
+                        continue;
+                    }
+                } else if depth <= 6 && is_bad_tactical_score(order) && !see_ge(pos, m, -90 * depth) {
+                    continue;
+                }
+            }
+            let child = pos.make_move(m);
+            let gives_check = child.in_check();
+            let ext = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            let new_depth = depth - 1 + ext;
+            self.stack[ply].moved = pos.piece_at(m.from()).map(|p| (p.index(), m.to().index()));
+            searched += 1;
+
+            let score = if searched == 1 {
+                -self.search(&child, -beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched > 1 + pv_node as usize && (quiet || is_bad_tactical_score(order)) {
+                    r = LMR[depth.min(63) as usize][searched.min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if cut_node {
+                        r += 1;
+                    }
+                    if refutation {
+                        r -= 1;
+                    }
+                    if gives_check || in_check {
+                        r -= 1;
+                    }
+                    if quiet {
+                        r -= self.hist.get(us, m) / 6000;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if pv_node && s > alpha && s < beta && !self.stopped {
+                    s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, false);
+                }
+                s
+            };
+            if self.stopped {
+                self.keys.pop();
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            let b = bonus(depth);
+                            self.hist.update(us, m, b);
+                            for q in quiets_tried.iter().take(n_quiets).flatten() {
+                                self.hist.update(us, *q, -b);
+                            }
+                            self.hist.add_killer(ply, m);
+                            if let Some((p, to)) = self.stack[ply - 1].moved {
+                                self.hist.set_counter(p, to, m);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = Some(m);
+                n_quiets += 1;
+            }
+        }
+        self.keys.pop();
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > start_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.sh.tt.store(key, best_move, score_to_tt(best, ply), static_eval.unwrap_or(0), depth, bound);
+        best
+    }
+
+    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(pos) {
+            return DRAW;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { DRAW } else { evaluate(pos) };
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.key();
+        let tt = self.sh.tt.probe(key);
+        if let Some(e) = tt {
+            let s = score_from_tt(e.score, ply);
+            if !pv_node
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+        let tt_move = tt.and_then(|e| e.mv).filter(|&m| m.is_tactical() || in_check).filter(|&m| is_legal(pos, m));
+
+        let (stand_pat, mut best) = if in_check {
+            (None, -INFINITE)
+        } else {
+            let e = tt.map_or_else(|| evaluate(pos), |t| t.eval);
+            if e >= beta {
+                return e;
+            }
+            alpha = alpha.max(e);
+            (Some(e), e)
+        };
+        let start_alpha = alpha;
+        let mut best_move = None;
+        let mut picker = MovePicker::new_quiescence(pos, tt_move);
+        if in_check && picker.is_empty() {
+            return mated_in(ply);
+        }
+        self.keys.push(key);
+        while let Some((m, _)) = picker.next_move() {
+            if let Some(sp) = stand_pat {
+                // Delta pruning: even winning the victim cleanly cannot reach alpha.
+                let gain = pos.captured_piece(m).map_or(0, super::see::value)
+                    + m.promotion().map_or(0, |p| super::see::value(p) - 100);
+                if sp + gain + 200 <= alpha && !m.is_promotion() {
+                    continue;
+                }
+                if !see_ge(pos, m, 0) {
+                    continue;
+                }
+            }
+            let child = pos.make_move(m);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                self.keys.pop();
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > start_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.sh.tt.store(key, best_move, score_to_tt(best, ply), stand_pat.unwrap_or(0), 0, bound);
+        best
+    }
+}
+
+/// Best first; a stable sort keeps the previous order among equal scores.
+fn sort_root(moves: &mut [RootMove]) {
+    moves.sort_by(|a, b| b.score.cmp(&a.score).then(b.prev_score.cmp(&a.prev_score)));
+}

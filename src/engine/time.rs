@@ -1,0 +1,75 @@
+//! Time management: turns the clock from `go` into a soft limit (do not start another
+//! iteration after it, scaled by how stable the best move is) and a hard limit (abort
+//! the search; never exceeded by more than one node-check interval).
+
+use super::Limits;
+use crate::chess::Color;
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Target time for this move; iterations stop early when the best move is stable.
+    pub soft: Duration,
+    /// Absolute limit for this move.
+    pub hard: Duration,
+    /// `movetime`: use all of it (no early stop for a stable best move).
+    pub fixed: bool,
+}
+
+/// The budget for `us`, or `None` when the search is not limited by time.
+pub fn budget(limits: &Limits, us: Color, move_overhead: Duration) -> Option<TimeBudget> {
+    if let Some(mt) = limits.movetime {
+        let t = mt.saturating_sub(move_overhead).max(Duration::from_millis(1));
+        return Some(TimeBudget { soft: t, hard: t, fixed: true });
+    }
+    let (time, inc) = match us {
+        Color::White => (limits.wtime?, limits.winc.unwrap_or_default()),
+        Color::Black => (limits.btime?, limits.binc.unwrap_or_default()),
+    };
+    // What we may spend at most: the clock minus the GUI/transport overhead, kept
+    // a little away from zero so a lag spike cannot flag us.
+    let usable = time.saturating_sub(move_overhead).saturating_sub(Duration::from_millis(5));
+    let usable = usable.max(Duration::from_millis(1));
+    let mtg = limits.movestogo.map_or(30, |m| m.clamp(1, 50));
+    let soft = usable / mtg + inc * 3 / 4;
+    // The hard limit: several soft budgets, but never more than a fraction of the
+    // clock (with one move to go, most of it).
+    let cap = if mtg == 1 { usable * 9 / 10 } else { usable / 3 };
+    let hard = (soft * 4).min(cap).max(Duration::from_millis(1));
+    let soft = soft.min(hard);
+    Some(TimeBudget { soft, hard, fixed: false })
+}
+
+/// How much of the soft limit to use given how many iterations in a row the best move
+/// stayed the same (a changing best move deserves more time).
+pub fn stability_scale(stable_iterations: u32) -> f64 {
+    match stable_iterations {
+        0 => 1.4,
+        1 => 1.1,
+        2 => 0.9,
+        3 => 0.75,
+        _ => 0.6,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_stay_inside_the_clock() {
+        let ms = Duration::from_millis;
+        let l = Limits { wtime: Some(ms(1000)), winc: Some(ms(10)), ..Limits::default() };
+        let b = budget(&l, Color::White, ms(10)).unwrap();
+        assert!(b.soft <= b.hard && b.hard < ms(400), "{b:?}");
+        let l = Limits { btime: Some(ms(30)), ..Limits::default() };
+        let b = budget(&l, Color::Black, ms(50)).unwrap();
+        assert!(b.hard <= ms(30), "{b:?}");
+        let l = Limits { wtime: Some(ms(10_000)), movestogo: Some(1), ..Limits::default() };
+        let b = budget(&l, Color::White, ms(10)).unwrap();
+        assert!(b.hard < ms(10_000) && b.hard > ms(5_000), "{b:?}");
+        assert!(budget(&Limits::default(), Color::White, ms(10)).is_none());
+        let l = Limits { movetime: Some(ms(100)), ..Limits::default() };
+        assert_eq!(budget(&l, Color::White, ms(10)).unwrap().hard, ms(90));
+    }
+}

@@ -1,0 +1,269 @@
+//! The transposition table: one table shared by all search threads, without locks.
+//!
+//! Each entry is two `AtomicU64`s: `data` (move, score, static eval, depth, bound,
+//! generation) and `key ^ data`. A reader recomputes `key` from the pair; if another
+//! thread tore the entry between the two loads, the recomputed key does not match and
+//! the entry is treated as a miss (Hyatt's "lockless hashing" xor trick). No `unsafe`
+//! is needed, and a rare false hit is harmless because the search verifies every TT
+//! move with `movegen::is_legal` before playing it.
+//!
+//! Four entries make a 64-byte bucket (one cache line). Replacement prefers, in order:
+//! the same position, an empty slot, then the entry with the lowest
+//! `depth - 8 * age` (age = how many searches ago it was written).
+
+use crate::chess::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// How a stored score relates to the true value of the node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is a lower bound (the node failed high).
+    Lower = 1,
+    /// The score is an upper bound (the node failed low).
+    Upper = 2,
+    /// The score is exact (a PV node).
+    Exact = 3,
+}
+
+/// A decoded entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    pub mv: Option<Move>,
+    /// Score relative to this node (mate scores already adjusted by `ply`).
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; 4],
+}
+
+/// Scores at least this far from zero are mates and are stored relative to the node.
+const MATE_BOUND: i32 = super::score::MATE_IN_MAX;
+/// Depths are stored with this offset so that quiescence depths (<= 0) fit in a u8.
+const DEPTH_OFFSET: i32 = 8;
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+/// Why the table could not be (re)sized.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllocError {
+    pub megabytes: usize,
+}
+
+impl std::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate a {} MB hash table", self.megabytes)
+    }
+}
+
+impl std::error::Error for AllocError {}
+
+fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let m = mv.map_or(0, |m| m.raw()) as u64;
+    let s = (score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
+    let e = (eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
+    let d = (depth + DEPTH_OFFSET).clamp(1, 255) as u64;
+    let bg = (bound as u64) | ((generation as u64 & 0x3f) << 2);
+    m | (s << 16) | (e << 32) | (d << 48) | (bg << 56)
+}
+
+fn unpack(data: u64) -> Option<TtEntry> {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Lower,
+        2 => Bound::Upper,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    Some(TtEntry {
+        mv: Move::from_raw(data as u16),
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xff) as i32 - DEPTH_OFFSET,
+        bound,
+    })
+}
+
+fn generation_of(data: u64) -> u8 {
+    ((data >> 58) & 0x3f) as u8
+}
+
+fn depth_of(data: u64) -> i32 {
+    ((data >> 48) & 0xff) as i32
+}
+
+/// A mate score as the distance from the node instead of from the root.
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`score_to_tt`].
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl TranspositionTable {
+    /// A table of `megabytes` MB (at least one bucket).
+    pub fn new(megabytes: usize) -> Result<TranspositionTable, AllocError> {
+        let n = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n).map_err(|_| AllocError { megabytes })?;
+        buckets.resize_with(n, Bucket::default);
+        Ok(TranspositionTable { buckets, generation: AtomicU8::new(0) })
+    }
+
+    /// Size in MB as requested (rounded down to whole buckets).
+    pub fn megabytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    /// Forgets everything (UCI `ucinewgame`, `Clear Hash`).
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for s in &b.slots {
+                s.key_xor_data.store(0, Ordering::Relaxed);
+                s.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Called once per `go`, so entries of older searches age out first.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn current_generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed) & 0x3f
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key uniformly onto any table size (no power of two needed).
+        let idx = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[idx]
+    }
+
+    /// Looks `key` up. Mate scores come back node-relative; the caller converts them
+    /// with [`score_from_tt`].
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for s in &self.bucket(key).slots {
+            let data = s.data.load(Ordering::Relaxed);
+            if data != 0 && s.key_xor_data.load(Ordering::Relaxed) ^ data == key {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores a result; `score` must already be node-relative (see [`score_to_tt`]).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let generation = self.current_generation();
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.slots[0];
+        let mut victim_worth = i32::MAX;
+        for s in &bucket.slots {
+            let data = s.data.load(Ordering::Relaxed);
+            let stored_key = s.key_xor_data.load(Ordering::Relaxed) ^ data;
+            if data == 0 || stored_key == key {
+                if data != 0 && stored_key == key {
+                    // Same position: keep a deeper non-exact result, and keep the old
+                    // move when the new search has none (fail-low nodes).
+                    if bound != Bound::Exact && depth + DEPTH_OFFSET + 3 < depth_of(data) {
+                        return;
+                    }
+                    let mv = mv.or_else(|| Move::from_raw(data as u16));
+                    let new = pack(mv, score, eval, depth, bound, generation);
+                    s.data.store(new, Ordering::Relaxed);
+                    s.key_xor_data.store(key ^ new, Ordering::Relaxed);
+                    return;
+                }
+                victim = s;
+                break;
+            }
+            let age = (generation.wrapping_sub(generation_of(data)) & 0x3f) as i32;
+            let worth = depth_of(data) - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = s;
+            }
+        }
+        let new = pack(mv, score, eval, depth, bound, generation);
+        victim.data.store(new, Ordering::Relaxed);
+        victim.key_xor_data.store(key ^ new, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written by the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.current_generation();
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for s in &b.slots {
+                let d = s.data.load(Ordering::Relaxed);
+                if d != 0 && generation_of(d) == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{MoveKind, Square};
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let m = Move::new(Square::new(12), Square::new(28), MoveKind::DoublePush);
+        tt.store(0xdead_beef_1234, Some(m), -31990, 55, 7, Bound::Lower);
+        let e = tt.probe(0xdead_beef_1234).unwrap();
+        assert_eq!(e, TtEntry { mv: Some(m), score: -31990, eval: 55, depth: 7, bound: Bound::Lower });
+        assert!(tt.probe(0xdead_beef_1235).is_none());
+        tt.store(0xdead_beef_1234, None, 10, 20, -1, Bound::Exact);
+        let e = tt.probe(0xdead_beef_1234).unwrap();
+        assert_eq!((e.mv, e.depth, e.bound), (Some(m), -1, Bound::Exact));
+        tt.clear();
+        assert!(tt.probe(0xdead_beef_1234).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_node_relative() {
+        let s = super::super::score::MATE - 10;
+        assert_eq!(score_from_tt(score_to_tt(s, 4), 4), s);
+        assert_eq!(score_to_tt(s, 4), s + 4);
+        assert_eq!(score_to_tt(-s, 4), -s - 4);
+        assert_eq!(score_to_tt(123, 4), 123);
+    }
+}

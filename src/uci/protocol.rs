@@ -1,0 +1,282 @@
+//! UCI text to typed commands. Parsing never fails on unknown input: an unknown
+//! command becomes `Command::Unknown`, bad parts become [`ParseError`]s the session
+//! reports as `info string` lines.
+
+use std::fmt;
+use std::time::Duration;
+
+/// Where a `position` command starts from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionBase {
+    StartPos,
+    Fen(String),
+}
+
+/// The parameters of `go`, as text-level values (moves are checked by the session).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoParams {
+    pub wtime: Option<Duration>,
+    pub btime: Option<Duration>,
+    pub winc: Option<Duration>,
+    pub binc: Option<Duration>,
+    pub movestogo: Option<u32>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub mate: Option<u32>,
+    pub movetime: Option<Duration>,
+    pub infinite: bool,
+    pub ponder: bool,
+    pub searchmoves: Vec<String>,
+    /// `go perft N` (an extension).
+    pub perft: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Uci,
+    Debug(bool),
+    IsReady,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    UciNewGame,
+    Position {
+        base: PositionBase,
+        moves: Vec<String>,
+    },
+    Go(GoParams),
+    Stop,
+    PonderHit,
+    Quit,
+    /// Extension: board diagram, FEN, key, checkers.
+    Display,
+    /// Extension: static evaluation with its terms.
+    Eval,
+    /// Extension: the bench (optional depth).
+    Bench(Option<u32>),
+    /// Extension: explain why a move is legal or illegal (answered by the rules module).
+    Explain(String),
+    /// An empty line.
+    Empty,
+    /// Not a command we know (ignored).
+    Unknown(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// A `go`/`bench` parameter needs a non-negative number.
+    BadNumber {
+        param: String,
+        value: String,
+    },
+    MissingValue(String),
+    /// `position` without `startpos` or `fen`.
+    BadPosition(String),
+    /// `setoption` without `name`.
+    BadSetOption,
+    BadDebug(String),
+    MissingMove,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::BadNumber { param, value } => write!(f, "'{param}' needs a non-negative number, got '{value}'"),
+            ParseError::MissingValue(p) => write!(f, "'{p}' needs a value"),
+            ParseError::BadPosition(t) => write!(f, "position: expected 'startpos' or 'fen', got '{t}'"),
+            ParseError::BadSetOption => write!(f, "setoption: expected 'setoption name <name> [value <value>]'"),
+            ParseError::BadDebug(t) => write!(f, "debug: expected 'on' or 'off', got '{t}'"),
+            ParseError::MissingMove => write!(f, "explain: expected a move, like 'explain e2e4'"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+const COMMANDS: &[&str] = &[
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+    "d",
+    "eval",
+    "bench",
+    "explain",
+];
+
+/// Parses one input line. Leading unknown tokens are skipped (UCI: "if the engine
+/// receives a token it doesn't know, it should ignore it and try to parse the rest").
+/// Returns the command and any non-fatal problems (e.g. a bad number in `go`).
+pub fn parse(line: &str) -> Result<(Command, Vec<ParseError>), ParseError> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if tokens.is_empty() {
+        return Ok((Command::Empty, Vec::new()));
+    }
+    let Some(start) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
+        return Ok((Command::Unknown(line.trim().to_string()), Vec::new()));
+    };
+    let args = &tokens[start + 1..];
+    let mut warnings = Vec::new();
+    let cmd = match tokens[start] {
+        "uci" => Command::Uci,
+        "isready" => Command::IsReady,
+        "ucinewgame" => Command::UciNewGame,
+        "stop" => Command::Stop,
+        "ponderhit" => Command::PonderHit,
+        "quit" => Command::Quit,
+        "d" => Command::Display,
+        "eval" => Command::Eval,
+        "debug" => match args.first() {
+            Some(&"on") => Command::Debug(true),
+            Some(&"off") => Command::Debug(false),
+            other => return Err(ParseError::BadDebug(other.unwrap_or(&"").to_string())),
+        },
+        "bench" => match args.first() {
+            None => Command::Bench(None),
+            Some(t) => match t.parse() {
+                Ok(d) => Command::Bench(Some(d)),
+                Err(_) => return Err(ParseError::BadNumber { param: "bench".into(), value: t.to_string() }),
+            },
+        },
+        "explain" => match args.first() {
+            Some(m) => Command::Explain(m.to_string()),
+            None => return Err(ParseError::MissingMove),
+        },
+        "setoption" => parse_setoption(args)?,
+        "position" => parse_position(args)?,
+        "go" => Command::Go(parse_go(args, &mut warnings)),
+        _ => Command::Unknown(line.trim().to_string()),
+    };
+    Ok((cmd, warnings))
+}
+
+fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
+    if args.first() != Some(&"name") {
+        return Err(ParseError::BadSetOption);
+    }
+    let rest = &args[1..];
+    let value_at = rest.iter().position(|t| *t == "value");
+    let (name, value) = match value_at {
+        Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
+        None => (rest.join(" "), None),
+    };
+    if name.is_empty() {
+        return Err(ParseError::BadSetOption);
+    }
+    Ok(Command::SetOption { name, value })
+}
+
+fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
+    let moves_at = args.iter().position(|t| *t == "moves");
+    let (head, moves) = match moves_at {
+        Some(i) => (&args[..i], args[i + 1..].iter().map(|s| s.to_string()).collect()),
+        None => (args, Vec::new()),
+    };
+    let base = match head.first() {
+        Some(&"startpos") => PositionBase::StartPos,
+        Some(&"fen") => PositionBase::Fen(head[1..].join(" ")),
+        other => return Err(ParseError::BadPosition(other.unwrap_or(&"").to_string())),
+    };
+    Ok(Command::Position { base, moves })
+}
+
+fn parse_go(args: &[&str], warnings: &mut Vec<ParseError>) -> GoParams {
+    let mut g = GoParams::default();
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i];
+        i += 1;
+        let mut number = |i: &mut usize| -> Option<u64> {
+            let Some(v) = args.get(*i) else {
+                warnings.push(ParseError::MissingValue(t.to_string()));
+                return None;
+            };
+            *i += 1;
+            // Some GUIs send negative clock times when a player is in time trouble.
+            match v.parse::<i64>() {
+                Ok(n) => Some(n.max(0) as u64),
+                Err(_) => {
+                    warnings.push(ParseError::BadNumber { param: t.to_string(), value: v.to_string() });
+                    None
+                }
+            }
+        };
+        let ms = Duration::from_millis;
+        match t {
+            "wtime" => g.wtime = number(&mut i).map(ms),
+            "btime" => g.btime = number(&mut i).map(ms),
+            "winc" => g.winc = number(&mut i).map(ms),
+            "binc" => g.binc = number(&mut i).map(ms),
+            "movestogo" => g.movestogo = number(&mut i).map(|n| n.min(u32::MAX as u64) as u32),
+            "depth" => g.depth = number(&mut i).map(|n| n.min(1000) as u32),
+            "nodes" => g.nodes = number(&mut i),
+            "mate" => g.mate = number(&mut i).map(|n| n.min(1000) as u32),
+            "movetime" => g.movetime = number(&mut i).map(ms),
+            "perft" => g.perft = number(&mut i).map(|n| n.min(64) as u32),
+            "infinite" => g.infinite = true,
+            "ponder" => g.ponder = true,
+            "searchmoves" => {
+                while i < args.len() && crate::chess::notation::parse_uci_squares(args[i]).is_some() {
+                    g.searchmoves.push(args[i].to_string());
+                    i += 1;
+                }
+            }
+            _ => {} // unknown token: ignored
+        }
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(s: &str) -> Command {
+        parse(s).unwrap().0
+    }
+
+    #[test]
+    fn parses_the_common_commands() {
+        assert_eq!(cmd("uci\r"), Command::Uci);
+        assert_eq!(cmd("   "), Command::Empty);
+        assert_eq!(cmd("joho debug on"), Command::Debug(true));
+        assert_eq!(
+            cmd("setoption name Move Overhead value 30"),
+            Command::SetOption { name: "Move Overhead".into(), value: Some("30".into()) }
+        );
+        assert_eq!(cmd("setoption name Clear Hash"), Command::SetOption { name: "Clear Hash".into(), value: None });
+        assert_eq!(
+            cmd("position startpos moves e2e4  e7e5"),
+            Command::Position { base: PositionBase::StartPos, moves: vec!["e2e4".into(), "e7e5".into()] }
+        );
+        assert_eq!(
+            cmd("position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1"),
+            Command::Position { base: PositionBase::Fen("8/8/8/8/8/8/8/K1k5 w - - 0 1".into()), moves: vec![] }
+        );
+        let Command::Go(g) = cmd("go wtime 1000 btime -5 winc 10 movestogo 5 searchmoves e2e4 d2d4 ponder") else {
+            panic!()
+        };
+        assert_eq!(g.wtime, Some(Duration::from_millis(1000)));
+        assert_eq!(g.btime, Some(Duration::ZERO));
+        assert_eq!(g.movestogo, Some(5));
+        assert_eq!(g.searchmoves, vec!["e2e4".to_string(), "d2d4".to_string()]);
+        assert!(g.ponder);
+        assert!(matches!(cmd("frobnicate"), Command::Unknown(_)));
+    }
+
+    #[test]
+    fn reports_bad_parts() {
+        let (c, w) = parse("go depth x").unwrap();
+        assert_eq!(c, Command::Go(GoParams::default()));
+        assert_eq!(w.len(), 1);
+        assert!(parse("position banana").is_err());
+        assert!(parse("setoption value 3").is_err());
+    }
+}

@@ -1,0 +1,339 @@
+//! One UCI session: options, the current position and its game history, and control of
+//! the search thread. The input loop (`uci::run_stdio`) feeds it one line at a time and
+//! never blocks on a search, so `isready`, `stop`, `ponderhit` and `quit` are answered
+//! at once.
+
+use super::protocol::{parse, Command, GoParams, PositionBase};
+use crate::chess::notation::parse_uci_move;
+use crate::chess::{Move, Position};
+use crate::engine::options::uci_option_lines;
+use crate::engine::{eval, Engine, EngineOptions, Limits, ScoreBound, SearchControl, SearchInfo, SearchResult};
+use std::io::Write;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+
+/// Where protocol lines go. Every line is written whole and flushed; write errors
+/// (a GUI that closed the pipe) are ignored rather than panicking.
+#[derive(Clone)]
+pub struct Out {
+    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Out {
+    pub fn new(w: Box<dyn Write + Send>) -> Out {
+        Out { sink: Arc::new(Mutex::new(w)) }
+    }
+    pub fn stdout() -> Out {
+        Out::new(Box::new(std::io::stdout()))
+    }
+    pub fn line(&self, s: &str) {
+        let mut w = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(w, "{s}");
+        let _ = w.flush();
+    }
+    pub fn info_string(&self, s: &str) {
+        // One protocol line per text line.
+        for l in s.lines() {
+            self.line(&format!("info string {l}"));
+        }
+    }
+}
+
+/// Should the input loop go on?
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+struct Running {
+    control: Arc<SearchControl>,
+    handle: JoinHandle<()>,
+}
+
+pub struct Session {
+    out: Out,
+    engine: Arc<Mutex<Engine>>,
+    pos: Position,
+    /// Keys of the positions before `pos` in the game (for repetition draws).
+    history: Vec<u64>,
+    debug: bool,
+    search: Option<Running>,
+}
+
+fn lock(engine: &Mutex<Engine>) -> MutexGuard<'_, Engine> {
+    // A panicking search leaves the engine in a usable state (it only holds tables).
+    engine.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `info ...` line for one PV line of an iteration.
+pub fn format_info(i: &SearchInfo) -> String {
+    let mut s = format!("info depth {} seldepth {} multipv {} score {}", i.depth, i.seldepth, i.multipv, i.score);
+    match i.bound {
+        ScoreBound::Lower => s.push_str(" lowerbound"),
+        ScoreBound::Upper => s.push_str(" upperbound"),
+        ScoreBound::Exact => {}
+    }
+    s.push_str(&format!(" nodes {} nps {} hashfull {} time {}", i.nodes, i.nps, i.hashfull, i.time.as_millis()));
+    if !i.pv.is_empty() {
+        s.push_str(" pv");
+        for m in &i.pv {
+            s.push_str(&format!(" {m}"));
+        }
+    }
+    s
+}
+
+/// The `bestmove` line for a result.
+pub fn format_bestmove(r: &SearchResult) -> String {
+    match (r.best, r.ponder) {
+        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+        (Some(b), None) => format!("bestmove {b}"),
+        (None, _) => "bestmove 0000".to_string(),
+    }
+}
+
+impl Session {
+    pub fn new(out: Out) -> Session {
+        let engine = match Engine::new(EngineOptions::default()) {
+            Ok(e) => e,
+            Err(e) => {
+                log::error!("{e}; falling back to a 1 MB hash");
+                let opts = EngineOptions { hash_mb: 1, ..EngineOptions::default() };
+                // 1 MB always fits; if even that fails the process cannot run anyway.
+                Engine::new(opts).unwrap_or_else(|e| panic!("cannot allocate the engine: {e}"))
+            }
+        };
+        Session {
+            out,
+            engine: Arc::new(Mutex::new(engine)),
+            pos: Position::startpos(),
+            history: Vec::new(),
+            debug: false,
+            search: None,
+        }
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    fn searching(&self) -> bool {
+        self.search.as_ref().is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Stops a running search and waits until its `bestmove` has been written.
+    fn stop_and_wait(&mut self) {
+        if let Some(r) = self.search.take() {
+            r.control.stop();
+            if r.handle.join().is_err() {
+                log::error!("search thread panicked");
+            }
+        }
+    }
+
+    /// Handles one input line.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        log::debug!("<< {line}");
+        let (cmd, warnings) = match parse(line) {
+            Ok(x) => x,
+            Err(e) => {
+                self.out.info_string(&format!("error: {e}"));
+                return Flow::Continue;
+            }
+        };
+        for w in warnings {
+            self.out.info_string(&format!("warning: {w} (ignored)"));
+        }
+        match cmd {
+            Command::Empty => {}
+            Command::Unknown(text) => {
+                if self.debug {
+                    self.out.info_string(&format!("unknown command ignored: {text}"));
+                }
+            }
+            Command::Uci => {
+                self.out.line(&format!("id name Arbiter {}", env!("CARGO_PKG_VERSION")));
+                self.out.line("id author the Arbiter developers");
+                for l in uci_option_lines() {
+                    self.out.line(&l);
+                }
+                self.out.line("uciok");
+            }
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => {
+                if self.searching() {
+                    self.out.info_string(&format!("error: option '{name}' cannot be changed during a search"));
+                } else {
+                    self.stop_and_wait();
+                    if let Err(e) = lock(&self.engine).set_option(&name, value.as_deref()) {
+                        self.out.info_string(&format!("error: {e}"));
+                    } else if self.debug {
+                        self.out.info_string(&format!("option {name} set"));
+                    }
+                }
+            }
+            Command::UciNewGame => {
+                self.stop_and_wait();
+                lock(&self.engine).new_game();
+            }
+            Command::Position { base, moves } => self.set_position(base, &moves),
+            Command::Go(g) => self.go(g),
+            Command::Stop => self.stop_and_wait(),
+            Command::PonderHit => {
+                if let Some(r) = &self.search {
+                    r.control.ponderhit();
+                }
+            }
+            Command::Quit => {
+                if let Some(r) = &self.search {
+                    r.control.stop();
+                }
+                return Flow::Quit;
+            }
+            Command::Display => {
+                for l in self.pos.diagram().lines() {
+                    self.out.line(l);
+                }
+                self.out.line(&format!("Fen: {}", self.pos.to_fen()));
+                self.out.line(&format!("Key: {:016X}", self.pos.key()));
+                let checkers: Vec<String> = self.pos.checkers().map(|s| s.to_string()).collect();
+                self.out.line(&format!("Checkers: {}", checkers.join(" ")));
+            }
+            Command::Eval => {
+                for l in eval::describe(&self.pos).lines() {
+                    self.out.line(l);
+                }
+                if self.pos.in_check() {
+                    self.out.line("(the side to move is in check: the search does not use this value here)");
+                }
+            }
+            Command::Bench(depth) => {
+                self.stop_and_wait();
+                let out = self.out.clone();
+                let r = crate::tools::bench::run(depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH), &mut |l| {
+                    out.info_string(l)
+                });
+                self.out.line(&format!("Nodes searched: {}", r.nodes));
+                self.out.line(&format!("Nodes/second: {}", r.nps()));
+            }
+            Command::Explain(mv) => {
+                // ==== INTEGRATION HOOK: `explain MOVE` ====
+                // Wire to the rules module here, e.g.
+                //   for l in crate::rules::explain::explain_for_uci(&self.pos, &self.history, &mv) {
+                //       self.out.info_string(&l);
+                //   }
+                let _ = mv;
+                self.out.info_string("explain is not available in this build");
+            }
+        }
+        Flow::Continue
+    }
+
+    /// `position`: applies all or nothing; on error the previous position stays.
+    fn set_position(&mut self, base: PositionBase, moves: &[String]) {
+        let start = match base {
+            PositionBase::StartPos => Position::startpos(),
+            PositionBase::Fen(fen) => match Position::from_fen(&fen) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.out.info_string(&format!("error: bad FEN '{fen}': {e}; position unchanged"));
+                    return;
+                }
+            },
+        };
+        let mut pos = start;
+        let mut history = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            match parse_uci_move(&pos, text) {
+                Ok(m) => {
+                    history.push(pos.key());
+                    pos = pos.make_move(m);
+                }
+                Err(e) => {
+                    self.out.info_string(&format!("error: move {} '{text}': {e}; position unchanged", i + 1));
+                    return;
+                }
+            }
+        }
+        self.pos = pos;
+        self.history = history;
+    }
+
+    fn go(&mut self, g: GoParams) {
+        self.stop_and_wait();
+        if let Some(depth) = g.perft {
+            self.perft(depth);
+            return;
+        }
+        let mut searchmoves: Vec<Move> = Vec::new();
+        for t in &g.searchmoves {
+            match parse_uci_move(&self.pos, t) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => self.out.info_string(&format!("warning: searchmoves: {e} (ignored)")),
+            }
+        }
+        let limits = Limits {
+            wtime: g.wtime,
+            btime: g.btime,
+            winc: g.winc,
+            binc: g.binc,
+            movestogo: g.movestogo,
+            depth: g.depth,
+            nodes: g.nodes,
+            mate: g.mate,
+            movetime: g.movetime,
+            infinite: g.infinite,
+            ponder: g.ponder,
+            searchmoves,
+        };
+        let control = Arc::new(SearchControl::for_limits(&limits));
+        let engine = Arc::clone(&self.engine);
+        let out = self.out.clone();
+        let pos = self.pos;
+        let history = self.history.clone();
+        let ctl = Arc::clone(&control);
+        let spawned = std::thread::Builder::new().name("uci-search".into()).spawn(move || {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut engine = lock(&engine);
+                let info_out = out.clone();
+                engine.search(&pos, &history, &limits, &ctl, &mut |i| info_out.line(&format_info(i)))
+            }));
+            match result {
+                Ok(r) => out.line(&format_bestmove(&r)),
+                Err(_) => {
+                    // Never leave the GUI without a move: any legal one.
+                    log::error!("the search panicked; answering with the first legal move");
+                    let m = crate::chess::legal_moves(&pos).iter().next().copied();
+                    out.line(&m.map_or("bestmove 0000".to_string(), |m| format!("bestmove {m}")));
+                }
+            }
+        });
+        match spawned {
+            Ok(handle) => self.search = Some(Running { control, handle }),
+            Err(e) => {
+                self.out.info_string(&format!("error: cannot start the search thread: {e}"));
+                let m = crate::chess::legal_moves(&self.pos).iter().next().copied();
+                self.out.line(&m.map_or("bestmove 0000".to_string(), |m| format!("bestmove {m}")));
+            }
+        }
+    }
+
+    fn perft(&self, depth: u32) {
+        let counts = crate::tools::perft::divide(&self.pos, depth, 1);
+        for (m, n) in &counts {
+            self.out.line(&format!("{m}: {n}"));
+        }
+        self.out.line("");
+        let total: u64 = if depth == 0 { 1 } else { counts.iter().map(|(_, n)| n).sum() };
+        self.out.line(&format!("Nodes searched: {total}"));
+    }
+
+    /// Ends the session: stops any search (used on `quit` and end of input).
+    pub fn shutdown(&mut self) {
+        if let Some(r) = &self.search {
+            r.control.stop();
+        }
+    }
+}

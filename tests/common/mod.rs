@@ -1,0 +1,107 @@
+//! A small driver for the built binary: send lines, wait for output lines.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+pub struct Engine {
+    pub child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Every line read so far, in order.
+    pub seen: Vec<String>,
+}
+
+impl Engine {
+    pub fn start() -> Engine {
+        Engine::start_with_args(&[])
+    }
+
+    pub fn start_with_args(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start arbiter");
+        let stdout = child.stdout.take().expect("stdout");
+        let stdin = child.stdin.take();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(l) = line else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines: rx, seen: Vec::new() }
+    }
+
+    pub fn send(&mut self, s: &str) {
+        if let Some(w) = self.stdin.as_mut() {
+            let _ = writeln!(w, "{s}");
+            let _ = w.flush();
+        }
+    }
+
+    pub fn send_raw(&mut self, s: &[u8]) {
+        if let Some(w) = self.stdin.as_mut() {
+            let _ = w.write_all(s);
+            let _ = w.flush();
+        }
+    }
+
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Next line within `timeout`, or None.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => {
+                self.seen.push(l.clone());
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Waits for a line satisfying `pred`; panics with the transcript on timeout.
+    pub fn wait_for(&mut self, what: &str, timeout: Duration, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(l) if pred(&l) => return l,
+                Some(_) => {}
+                None => panic!(
+                    "timed out waiting for {what}; output so far:\n{}",
+                    self.seen.iter().rev().take(40).rev().cloned().collect::<Vec<_>>().join("\n")
+                ),
+            }
+        }
+    }
+
+    /// Waits for the process to exit, up to `timeout`; true if it did.
+    pub fn wait_exit(&mut self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        false
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
