@@ -5,7 +5,9 @@ use arbiter::chess::{attacks, movegen, Color, Position};
 use arbiter::rules::{AutomaticDraw, DrawClaim, Outcome as BoardEnd};
 use arbiter::tools::selfplay::game::{play_game, Adjudication, GameConfig, GameRecord, Outcome, Reason};
 use arbiter::tools::selfplay::openings::{self, SplitMix64};
-use arbiter::tools::selfplay::player::{EngineSpec, GoRequest, Player, PlayerError, Reply, Score, UciEngine};
+use arbiter::tools::selfplay::player::{
+    EngineSpec, GoRequest, InProcess, Player, PlayerError, Reply, Score, UciEngine,
+};
 use arbiter::tools::selfplay::runner::{run_match, MatchConfig, PlayerFactory};
 use arbiter::tools::selfplay::stats::{self, Sprt, SprtDecision, SprtModel, Tally};
 use arbiter::tools::selfplay::tc::{Limits, TimeControl};
@@ -426,4 +428,91 @@ fn bad_command_lines_are_refused_cleanly() {
         assert!(stderr.contains("error"), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
+}
+
+fn check_with_python_chess(file: &std::path::Path) {
+    let out = Command::new("python3")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/check_pgn.py"))
+        .arg(file)
+        .output();
+    match out {
+        Err(e) => eprintln!("SKIPPED python-chess PGN check: cannot run python3 ({e})"),
+        Ok(o) if o.status.code() == Some(77) => eprintln!(
+            "SKIPPED python-chess PGN check: python-chess is not installed. Integrator: add `pip install chess` to .ci/setup"
+        ),
+        Ok(o) => {
+            let stdout = String::from_utf8_lossy(&o.stdout);
+            assert!(o.status.success(), "python-chess disagrees:\n{stdout}{}", String::from_utf8_lossy(&o.stderr));
+            eprintln!("{}: {}", file.display(), stdout.trim());
+        }
+    }
+}
+
+/// Arbiter in-process against Arbiter as a separate UCI process (this crate's binary).
+#[test]
+fn in_process_against_uci_process() {
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_arbiter"));
+    let a: PlayerFactory = Arc::new(|| {
+        InProcess::new("Arbiter in-process", &[("Hash".into(), "4".into())]).map(|e| Box::new(e) as Box<dyn Player>)
+    });
+    let b: PlayerFactory = Arc::new(move || {
+        let spec = EngineSpec { options: vec![("Hash".into(), "4".into())], ..EngineSpec::program(exe.clone()) };
+        UciEngine::start(spec, Duration::from_secs(10)).map(|e| Box::new(e) as Box<dyn Player>)
+    });
+    let pgn = tmp("arbiter.pgn");
+    let data = tmp("arbiter.data");
+    let mut cfg = match_config(a, b, 4);
+    cfg.game.limits = Limits::Nodes(800);
+    cfg.game.datagen_skip_plies = Some(4);
+    cfg.openings = openings::parse_epd(
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n\
+         8/8/4k3/8/8/3QK3/8/8 w - - 0 1\n",
+    )
+    .unwrap();
+    cfg.pgn = Some(pgn.clone());
+    cfg.datagen = Some(data.clone());
+    cfg.concurrency = 2;
+    let s = run_match(cfg).unwrap();
+    assert_eq!(s.tally.games(), 4);
+    let i = &s.incidents;
+    assert_eq!((i.illegal_moves, i.time_losses, i.disconnects), ([0, 0], [0, 0], [0, 0]));
+    assert_eq!(s.b_name, format!("Arbiter {}", env!("CARGO_PKG_VERSION")));
+    // K+Q v K: whoever has the queen mates.
+    for (idx, a_white, rec) in &s.records {
+        if *idx >= 2 {
+            assert_eq!(rec.outcome, Outcome::WhiteWins, "game {idx} ({a_white}): {}", rec.reason);
+        }
+        assert!(rec.moves.iter().all(|m| m.score.is_some() && m.depth.is_some()));
+    }
+    let text = std::fs::read_to_string(&data).unwrap();
+    assert!(!text.is_empty());
+    for line in text.lines() {
+        let parts: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(parts.len(), 3, "{line}");
+        let p = Position::from_fen(parts[0]).unwrap();
+        assert!(!p.in_check(), "{line}");
+        parts[1].parse::<i32>().unwrap();
+        assert!(["1.0", "0.5", "0.0"].contains(&parts[2]), "{line}");
+    }
+    check_with_python_chess(&pgn);
+}
+
+#[test]
+fn in_process_with_a_clock() {
+    let a: PlayerFactory =
+        Arc::new(|| InProcess::new("A", &[("Hash".into(), "4".into())]).map(|e| Box::new(e) as Box<dyn Player>));
+    let b: PlayerFactory =
+        Arc::new(|| InProcess::new("B", &[("Hash".into(), "4".into())]).map(|e| Box::new(e) as Box<dyn Player>));
+    let mut cfg = match_config(a, b, 2);
+    cfg.game.limits = Limits::Clock(TimeControl::parse("0.5+0.01").unwrap());
+    cfg.time_control = cfg.game.limits.pgn_tag();
+    cfg.openings = openings::parse_epd("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\n").unwrap();
+    let pgn = tmp("clock.pgn");
+    cfg.pgn = Some(pgn.clone());
+    let s = run_match(cfg).unwrap();
+    assert_eq!(s.incidents.time_losses, [0, 0]);
+    assert_eq!(s.tally.wins, 1, "the side with the back-rank mate wins each game: {:?}", s.tally);
+    assert_eq!(s.tally.losses, 1);
+    assert!(std::fs::read_to_string(&pgn).unwrap().contains("[TimeControl \"0.5+0.01\"]"));
+    check_with_python_chess(&pgn);
 }

@@ -13,7 +13,7 @@ pub mod runner;
 pub mod stats;
 pub mod tc;
 
-use player::{EngineSpec, Player, UciEngine};
+use player::{EngineSpec, InProcess, Player, UciEngine};
 use runner::{MatchConfig, MatchSummary, PlayerFactory};
 use stats::{Sprt, SprtDecision, SprtModel};
 use std::path::PathBuf;
@@ -39,10 +39,10 @@ pub struct SelfplayArgs {
     /// UCI options of player B (ignored with --opponent, which carries its own).
     #[arg(long = "b", value_name = "OPTIONS", default_value = "")]
     pub b_options: String,
-    /// Engine binary for player A (default: this executable, over UCI).
+    /// Engine binary for player A, spoken to over UCI (default: Arbiter in-process).
     #[arg(long, value_name = "PATH")]
     pub a_cmd: Option<PathBuf>,
-    /// Engine binary for player B (default: this executable, over UCI).
+    /// Engine binary for player B, spoken to over UCI (default: Arbiter in-process).
     #[arg(long, value_name = "PATH")]
     pub b_cmd: Option<PathBuf>,
     /// Player B as any UCI engine: "cmd=PROGRAM [arg=ARG]... [name=NAME] [option.NAME=VALUE]...";
@@ -151,8 +151,24 @@ fn uci_factory(spec: EngineSpec) -> PlayerFactory {
     Arc::new(move || UciEngine::start(spec.clone(), HANDSHAKE_TIMEOUT).map(|e| Box::new(e) as Box<dyn Player>))
 }
 
-fn self_exe() -> Result<PathBuf, ArgError> {
-    std::env::current_exe().map_err(|e| ArgError::Invalid(format!("cannot find this executable: {e}")))
+fn in_process_factory(name: String, options: Vec<(String, String)>) -> PlayerFactory {
+    Arc::new(move || InProcess::new(&name, &options).map(|e| Box::new(e) as Box<dyn Player>))
+}
+
+/// Checks an in-process option set once, up front, so a typo is an argument error.
+fn check_in_process(label: &str, options: &[(String, String)]) -> Result<(), ArgError> {
+    let mut probe = crate::engine::Engine::new(crate::engine::EngineOptions { hash_mb: 1, ..Default::default() })
+        .map_err(|e| ArgError::Invalid(format!("cannot create the engine: {e}")))?;
+    for (k, v) in options {
+        if k.eq_ignore_ascii_case("hash") {
+            if v.parse::<u64>().map_or(true, |mb| mb == 0 || mb > 1 << 20) {
+                return Err(ArgError::Invalid(format!("{label}: bad Hash value '{v}'")));
+            }
+            continue;
+        }
+        probe.set_option(k, Some(v)).map_err(|e| ArgError::Invalid(format!("{label}: option {k}={v}: {e}")))?;
+    }
+    Ok(())
 }
 
 /// Turns the arguments into a match configuration.
@@ -177,24 +193,23 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
     };
     let a_options = player::parse_option_set(&args.a_options).map_err(ArgError::Spec)?;
     let b_options = player::parse_option_set(&args.b_options).map_err(ArgError::Spec)?;
-    let a_spec = EngineSpec {
-        program: match &args.a_cmd {
-            Some(p) => p.clone(),
-            None => self_exe()?,
-        },
-        options: a_options,
-        ..EngineSpec::program("")
+    // In-process Arbiter unless a binary is named; both in-process players get distinct names.
+    let a = match &args.a_cmd {
+        Some(p) => uci_factory(EngineSpec { program: p.clone(), options: a_options, ..EngineSpec::program("") }),
+        None => {
+            check_in_process("--a", &a_options)?;
+            in_process_factory(format!("{} A", InProcess::default_name()), a_options)
+        }
     };
-    let b_spec = match &args.opponent {
-        Some(text) => EngineSpec::parse(text).map_err(ArgError::Spec)?,
-        None => EngineSpec {
-            program: match &args.b_cmd {
-                Some(p) => p.clone(),
-                None => self_exe()?,
-            },
-            options: b_options,
-            ..EngineSpec::program("")
-        },
+    let b = match (&args.opponent, &args.b_cmd) {
+        (Some(text), _) => uci_factory(EngineSpec::parse(text).map_err(ArgError::Spec)?),
+        (None, Some(p)) => {
+            uci_factory(EngineSpec { program: p.clone(), options: b_options, ..EngineSpec::program("") })
+        }
+        (None, None) => {
+            check_in_process("--b", &b_options)?;
+            in_process_factory(format!("{} B", InProcess::default_name()), b_options)
+        }
     };
     let mut openings = match &args.openings {
         Some(p) => openings::load(p).map_err(ArgError::Openings)?,
@@ -250,8 +265,8 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
         datagen: args.datagen.clone(),
         event: args.event.clone(),
         progress: !args.quiet,
-        a: uci_factory(a_spec),
-        b: uci_factory(b_spec),
+        a,
+        b,
     })
 }
 

@@ -558,6 +558,101 @@ impl Player for UciEngine {
     }
 }
 
+/// Arbiter's own engine, in this process (`engine::Engine`), with its own option set.
+pub struct InProcess {
+    name: String,
+    options: Vec<(String, String)>,
+    engine: crate::engine::Engine,
+}
+
+impl InProcess {
+    /// A fresh engine with `options` applied in order (`Hash`, `Threads`, `Move Overhead`, ...).
+    pub fn new(name: &str, options: &[(String, String)]) -> Result<InProcess, PlayerError> {
+        let mut engine = crate::engine::Engine::new(crate::engine::EngineOptions::default())
+            .map_err(|e| PlayerError::Internal(e.to_string()))?;
+        for (k, v) in options {
+            engine.set_option(k, Some(v)).map_err(|e| PlayerError::Handshake(format!("option {k}={v}: {e}")))?;
+        }
+        Ok(InProcess { name: name.to_string(), options: options.to_vec(), engine })
+    }
+
+    /// The name Arbiter gives in UCI (`id name`).
+    pub fn default_name() -> String {
+        format!("Arbiter {}", env!("CARGO_PKG_VERSION"))
+    }
+}
+
+fn engine_limits(l: &GoLimits) -> crate::engine::Limits {
+    use crate::engine::Limits;
+    match *l {
+        GoLimits::Clock { wtime, btime, winc, binc, movestogo } => Limits {
+            wtime: Some(wtime),
+            btime: Some(btime),
+            winc: Some(winc),
+            binc: Some(binc),
+            movestogo,
+            ..Limits::default()
+        },
+        GoLimits::Nodes(n) => Limits { nodes: Some(n), ..Limits::default() },
+        GoLimits::Depth(d) => Limits { depth: Some(d), ..Limits::default() },
+        GoLimits::MoveTime(t) => Limits { movetime: Some(t), ..Limits::default() },
+    }
+}
+
+impl Player for InProcess {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        self.engine.new_game();
+        Ok(())
+    }
+
+    /// Searches on the calling thread. A watchdog stops the search at the deadline, and a
+    /// panic inside the search is caught and reported as a crash (the player is then rebuilt).
+    fn go(&mut self, req: &GoRequest) -> Result<Reply, PlayerError> {
+        use crate::engine::{Score as EScore, SearchControl};
+        let limits = engine_limits(&req.limits);
+        let control = std::sync::Arc::new(SearchControl::new());
+        let (done_tx, done_rx) = mpsc::channel::<()>();
+        let watchdog = {
+            let control = std::sync::Arc::clone(&control);
+            let deadline = req.deadline;
+            std::thread::spawn(move || {
+                if let Err(RecvTimeoutError::Timeout) = done_rx.recv_timeout(deadline) {
+                    control.stop();
+                }
+            })
+        };
+        // Keys of the positions before the current one (the engine's `history`).
+        let before = &req.history[..req.history.len().saturating_sub(1)];
+        let engine = &mut self.engine;
+        let start = Instant::now();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            engine.search(req.position, before, &limits, &control, &mut |_| {})
+        }));
+        let elapsed = start.elapsed();
+        let _ = done_tx.send(());
+        let _ = watchdog.join();
+        let result = result.map_err(|_| PlayerError::Crashed("the search panicked".into()))?;
+        if elapsed > req.deadline {
+            return Err(PlayerError::NoReply { waited: elapsed });
+        }
+        let best = result.best.map(|m| m.to_string()).unwrap_or_else(|| "0000".into());
+        let score = match result.score {
+            EScore::Cp(c) => Score::Cp(c),
+            EScore::Mate(m) => Score::Mate(m),
+        };
+        Ok(Reply { best, score: Some(score), depth: Some(result.depth), elapsed })
+    }
+
+    fn restart(&mut self) -> Result<(), PlayerError> {
+        *self = InProcess::new(&self.name, &self.options)?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

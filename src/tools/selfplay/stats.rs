@@ -70,7 +70,7 @@ impl fmt::Display for EloEstimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let show = |x: f64| {
             if x.is_finite() {
-                format!("{x:+.1}")
+                format!("{:+.1}", x + 0.0)
             } else if x > 0.0 {
                 "+inf".into()
             } else {
