@@ -516,3 +516,13 @@ fn in_process_with_a_clock() {
     assert!(std::fs::read_to_string(&pgn).unwrap().contains("[TimeControl \"0.5+0.01\"]"));
     check_with_python_chess(&pgn);
 }
+
+#[test]
+fn sprt_stops_the_match_early() {
+    let mut cfg = match_config(random_factory(5), fake_engine("crash"), 200);
+    cfg.sprt = Some(Sprt::parse("elo0=0 elo1=10").unwrap());
+    let s = run_match(cfg).unwrap();
+    assert_eq!(s.sprt, Some(SprtDecision::AcceptH1));
+    assert!(s.tally.games() < 40, "{} games", s.tally.games());
+    assert_eq!(s.tally.losses, 0);
+}

@@ -379,10 +379,9 @@ impl Process {
                 }
             }
         }
-        // The reader sees EOF once the process is gone.
-        if let Some(h) = self.reader.take() {
-            let _ = h.join();
-        }
+        // The reader thread ends by itself at EOF; it is not joined, because a grandchild
+        // process (a wrapper script's engine) could keep the pipe open.
+        drop(self.reader.take());
     }
 }
 

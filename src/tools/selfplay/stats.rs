@@ -124,6 +124,20 @@ impl Tally {
         self.draws as f64 / n as f64
     }
 
+    /// (samples, mean, variance) of the per-game score (trinomial), for the SPRT: empty
+    /// categories count 1e-3 games (as fishtest regularises) so that a run of identical
+    /// results still has a variance and the test can decide.
+    fn trinomial_moments_regularised(&self) -> (f64, f64, f64) {
+        let counts = [self.losses, self.draws, self.wins].map(|c| if c == 0 { 1e-3 } else { c as f64 });
+        moments(&counts, &[0.0, 0.5, 1.0], self.games() as f64)
+    }
+
+    /// (samples, mean, variance) of the per-pair score scaled to 0..1 (pentanomial), regularised likewise.
+    fn pentanomial_moments_regularised(&self) -> (f64, f64, f64) {
+        let counts = self.penta.map(|c| if c == 0 { 1e-3 } else { c as f64 });
+        moments(&counts, &[0.0, 0.25, 0.5, 0.75, 1.0], self.pairs() as f64)
+    }
+
     /// (samples, mean, variance) of the per-game score (trinomial).
     fn trinomial_moments(&self) -> (f64, f64, f64) {
         let n = self.games() as f64;
@@ -135,18 +149,6 @@ impl Tally {
             + self.draws as f64 * (0.5 - mu).powi(2)
             + self.losses as f64 * mu.powi(2))
             / n;
-        (n, mu, var)
-    }
-
-    /// (samples, mean, variance) of the per-pair score scaled to 0..1 (pentanomial).
-    fn pentanomial_moments(&self) -> (f64, f64, f64) {
-        let n = self.pairs() as f64;
-        if n == 0.0 {
-            return (0.0, 0.5, 0.0);
-        }
-        let value = |k: usize| k as f64 / 4.0;
-        let mu = (0..5).map(|k| self.penta[k] as f64 * value(k)).sum::<f64>() / n;
-        let var = (0..5).map(|k| self.penta[k] as f64 * (value(k) - mu).powi(2)).sum::<f64>() / n;
         (n, mu, var)
     }
 
@@ -237,9 +239,9 @@ impl Sprt {
     /// The log-likelihood ratio of the results, and the model used (pentanomial when pairs exist).
     pub fn llr(&self, t: &Tally) -> (f64, SprtModel) {
         let (model, (n, mu, var)) = if t.pairs() > 0 {
-            (SprtModel::Pentanomial, t.pentanomial_moments())
+            (SprtModel::Pentanomial, t.pentanomial_moments_regularised())
         } else {
-            (SprtModel::Trinomial, t.trinomial_moments())
+            (SprtModel::Trinomial, t.trinomial_moments_regularised())
         };
         (gsprt_llr(n, mu, var, self.elo0, self.elo1), model)
     }
@@ -255,6 +257,18 @@ impl Sprt {
             SprtDecision::Continue
         }
     }
+}
+
+/// (n, mean, variance) of a discrete distribution given by `counts` of `values`; `n` is the
+/// real number of samples (the counts may hold regularising fractions).
+fn moments(counts: &[f64], values: &[f64], n: f64) -> (f64, f64, f64) {
+    if n == 0.0 {
+        return (0.0, 0.5, 0.0);
+    }
+    let total: f64 = counts.iter().sum();
+    let mu = counts.iter().zip(values).map(|(c, v)| c * v).sum::<f64>() / total;
+    let var = counts.iter().zip(values).map(|(c, v)| c * (v - mu).powi(2)).sum::<f64>() / total;
+    (n, mu, var)
 }
 
 /// Normal-approximation GSPRT log-likelihood ratio for `n` samples of mean `mu` and variance `var`.
