@@ -38,9 +38,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 
-/// What limits a search (the parameters of UCI `go`). `Default` = search until stopped
-/// ... unless nothing at all is given, in which case [`Engine::search`] treats it as
-/// `infinite` (UCI plain `go`).
+/// What limits a search (the parameters of UCI `go`). When no limit at all is given
+/// (`Limits::default()`), [`Engine::search`] treats it as `infinite`, like UCI plain
+/// `go`, and only returns after [`SearchControl::stop`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     pub wtime: Option<Duration>,
@@ -184,7 +184,7 @@ pub struct EngineOptions {
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { hash_mb: 16, threads: 1, multipv: 1, ponder: false, move_overhead: Duration::from_millis(10) }
+        EngineOptions { hash_mb: 16, threads: 1, multipv: 1, ponder: false, move_overhead: Duration::from_millis(30) }
     }
 }
 

@@ -22,7 +22,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec { name: "Threads", kind: OptionKind::Spin { default: 1, min: 1, max: 256 } },
     OptionSpec { name: "MultiPV", kind: OptionKind::Spin { default: 1, min: 1, max: 256 } },
     OptionSpec { name: "Ponder", kind: OptionKind::Check { default: false } },
-    OptionSpec { name: "Move Overhead", kind: OptionKind::Spin { default: 10, min: 0, max: 5000 } },
+    OptionSpec { name: "Move Overhead", kind: OptionKind::Spin { default: 30, min: 0, max: 5000 } },
     OptionSpec { name: "Clear Hash", kind: OptionKind::Button },
 ];
 

@@ -122,7 +122,8 @@ pub(super) fn run(
     let start = Instant::now();
     tt.new_search();
     let mut limits = limits.clone();
-    if limits.is_unlimited() && !limits.ponder {
+    // Plain `go` (and `go ponder` without a clock) searches until `stop`.
+    if limits.is_unlimited() {
         limits.infinite = true;
     }
     let threads = histories.len().max(1);

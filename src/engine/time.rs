@@ -26,16 +26,23 @@ pub fn budget(limits: &Limits, us: Color, move_overhead: Duration) -> Option<Tim
         Color::White => (limits.wtime?, limits.winc.unwrap_or_default()),
         Color::Black => (limits.btime?, limits.binc.unwrap_or_default()),
     };
-    // What we may spend at most: the clock minus the GUI/transport overhead, kept
-    // a little away from zero so a lag spike cannot flag us.
-    let usable = time.saturating_sub(move_overhead).saturating_sub(Duration::from_millis(5));
-    let usable = usable.max(Duration::from_millis(1));
+    // Every move also costs `move_overhead` of GUI/transport lag that our clock pays
+    // but we cannot see. Plan never to dip below a reserve of two such lags (plus
+    // 10 ms), and count only the part of the increment that the lag does not eat:
+    // with a low clock the engine then moves almost instantly and the increment
+    // rebuilds the clock instead of the clock draining to a time loss.
+    let reserve = move_overhead * 2 + Duration::from_millis(10);
+    let avail = time.saturating_sub(reserve);
+    let inc = inc.saturating_sub(move_overhead);
     let mtg = limits.movestogo.map_or(30, |m| m.clamp(1, 50));
-    let soft = usable / mtg + inc * 3 / 4;
-    // The hard limit: several soft budgets, but never more than a fraction of the
-    // clock (with one move to go, most of it).
-    let cap = if mtg == 1 { usable * 9 / 10 } else { usable / 3 };
-    let hard = (soft * 4).min(cap).max(Duration::from_millis(1));
+    let soft = avail / mtg + inc * 3 / 4;
+    // The hard limit: several soft budgets, but never more than a fraction of what
+    // is available (with one move to go, most of it).
+    let cap = if mtg == 1 { avail * 9 / 10 } else { avail / 3 + inc / 2 };
+    // And whatever the increment, never plan to use more than the clock itself holds.
+    let ceiling = time.saturating_sub(move_overhead);
+    let ceiling = if mtg == 1 { ceiling * 9 / 10 } else { ceiling / 2 };
+    let hard = (soft * 4).min(cap).min(ceiling).max(Duration::from_millis(1));
     let soft = soft.min(hard);
     Some(TimeBudget { soft, hard, fixed: false })
 }
@@ -64,7 +71,15 @@ mod tests {
         assert!(b.soft <= b.hard && b.hard < ms(400), "{b:?}");
         let l = Limits { btime: Some(ms(30)), ..Limits::default() };
         let b = budget(&l, Color::Black, ms(50)).unwrap();
-        assert!(b.hard <= ms(30), "{b:?}");
+        assert!(b.hard <= ms(1), "{b:?}");
+        // Low clock, small increment: move at once so the increment rebuilds the clock.
+        let l = Limits { wtime: Some(ms(60)), winc: Some(ms(10)), ..Limits::default() };
+        let b = budget(&l, Color::White, ms(30)).unwrap();
+        assert_eq!(b.hard, ms(1), "{b:?}");
+        // A big increment does not tempt it to spend more than the clock holds.
+        let l = Limits { wtime: Some(ms(20)), winc: Some(ms(100)), ..Limits::default() };
+        let b = budget(&l, Color::White, ms(10)).unwrap();
+        assert!(b.hard <= ms(5), "{b:?}");
         let l = Limits { wtime: Some(ms(10_000)), movestogo: Some(1), ..Limits::default() };
         let b = budget(&l, Color::White, ms(10)).unwrap();
         assert!(b.hard < ms(10_000) && b.hard > ms(5_000), "{b:?}");
