@@ -526,3 +526,28 @@ fn sprt_stops_the_match_early() {
     assert!(s.tally.games() < 40, "{} games", s.tally.games());
     assert_eq!(s.tally.losses, 0);
 }
+
+#[test]
+fn command_line_match_end_to_end() {
+    let pgn = tmp("cli.pgn");
+    let data = tmp("cli.data");
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["selfplay", "--nodes", "400", "--games", "2", "--repeat", "--concurrency", "2", "--quiet"])
+        .args(["--a", "Hash=4", "--b", "Hash=4 Move Overhead=20", "--sprt", "elo0=0 elo1=5", "--datagen-skip", "2"])
+        .arg("--pgn")
+        .arg(&pgn)
+        .arg("--datagen")
+        .arg(&data)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    for needle in ["W ", "Elo difference", "LOS", "SPRT elo0=0 elo1=5", "pentanomial", "Incidents"] {
+        assert!(stdout.contains(needle), "no '{needle}' in:\n{stdout}");
+    }
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 2);
+    assert!(text.contains("[White \"Arbiter") && text.contains("[TimeControl \"-\"]"));
+    assert!(!std::fs::read_to_string(&data).unwrap().is_empty());
+    check_with_python_chess(&pgn);
+}

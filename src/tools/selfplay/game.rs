@@ -290,7 +290,14 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
         let reply: Result<Reply, PlayerError> = player.go(&req);
         let reply = match reply {
             Ok(r) => r,
-            Err(PlayerError::NoReply { .. }) if clocks.is_some() => {
+            Err(PlayerError::NoReply { waited }) if clocks.is_some() => {
+                log::warn!(
+                    "{} ({}) flagged: no move after {:.3}s with {:.3}s on the clock",
+                    player.name(),
+                    side_name(side),
+                    waited.as_secs_f64(),
+                    deadline.saturating_sub(cfg.flag_grace).as_secs_f64()
+                );
                 rec.restart[side.index()] = true;
                 return flag_fall(rec, side, &pos);
             }
@@ -300,8 +307,15 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
             }
         };
         if let Some(c) = clocks.as_mut() {
+            let left = c[side.index()].remaining;
             if !c[side.index()].charge(reply.elapsed) {
-                log::info!("{} ({}) lost on time: {:.3}s", player.name(), side_name(side), reply.elapsed.as_secs_f64());
+                log::warn!(
+                    "{} ({}) lost on time: the move took {:.3}s with {:.3}s on the clock",
+                    player.name(),
+                    side_name(side),
+                    reply.elapsed.as_secs_f64(),
+                    left.as_secs_f64()
+                );
                 return flag_fall(rec, side, &pos);
             }
         }
