@@ -92,13 +92,16 @@ pub struct SelfplayArgs {
     /// Adjudicate a win when both engines score a side at least CP ahead for --resign-moves moves each.
     #[arg(long, value_name = "CP")]
     pub resign_score: Option<i32>,
+    /// With --resign-score: consecutive moves of each player the scores must agree for.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub resign_moves: u32,
     /// Adjudicate a draw when both engines' |score| <= CP for --draw-moves moves each, from move --draw-from on.
     #[arg(long, value_name = "CP")]
     pub draw_score: Option<i32>,
+    /// With --draw-score: consecutive moves of each player the scores must stay small for.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub draw_moves: u32,
+    /// With --draw-score: no draw adjudication before this full move number.
     #[arg(long, value_name = "MOVE", default_value_t = 40)]
     pub draw_from: u32,
     /// Write training data: "FEN | score-cp-from-white | result(1.0/0.5/0.0)" per quiet position.
