@@ -271,7 +271,8 @@ impl<'a, 'b> Worker<'a, 'b> {
         self.id == 0
     }
 
-    /// Polled at every node; does the real checks every 1024 nodes.
+    /// Polled at every node; does the real checks every 256 nodes (about 0.2 ms at full
+    /// speed, so `stop` and the hard time limit are honoured even on a starved CPU).
     #[inline]
     fn check_stop(&mut self) -> bool {
         if self.stopped {
@@ -289,7 +290,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                 }
             }
         }
-        if self.nodes & 1023 != 0 {
+        if self.nodes & 255 != 0 {
             return false;
         }
         self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);

@@ -130,6 +130,13 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 impl TranspositionTable {
     /// A table of `megabytes` MB (at least one bucket).
     pub fn new(megabytes: usize) -> Result<TranspositionTable, AllocError> {
+        // Zeroing the table touches every page, so a size beyond the free memory would
+        // not fail here but get the process killed later: refuse it up front.
+        if let Some(avail) = available_memory_mb() {
+            if megabytes > 1 && megabytes > avail {
+                return Err(AllocError { megabytes });
+            }
+        }
         let n = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(n).map_err(|_| AllocError { megabytes })?;
@@ -236,6 +243,14 @@ impl TranspositionTable {
         }
         (used * 1000 / (sample * 4).max(1)) as u32
     }
+}
+
+/// MemAvailable from /proc/meminfo (Linux), in MB; None where unknown.
+fn available_memory_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 
 #[cfg(test)]
