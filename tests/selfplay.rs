@@ -551,3 +551,36 @@ fn command_line_match_end_to_end() {
     assert!(!std::fs::read_to_string(&data).unwrap().is_empty());
     check_with_python_chess(&pgn);
 }
+
+/// Flag falls (a loss, and a draw when the opponent cannot mate) written as PGN and checked by python-chess.
+#[test]
+fn time_forfeits_in_pgn_are_valid() {
+    let slow: PlayerFactory = Arc::new(|| {
+        let mut p = Scripted::new(&[]);
+        p.name = "Slow".into();
+        p.delay = Duration::from_millis(250);
+        Ok(Box::new(p) as Box<dyn Player>)
+    });
+    let mut cfg = match_config(slow, random_factory(11), 4);
+    cfg.game.limits = Limits::Clock(TimeControl::parse("0.1+0").unwrap());
+    cfg.game.flag_grace = Duration::from_millis(20);
+    cfg.time_control = cfg.game.limits.pgn_tag();
+    cfg.openings = openings::parse_epd("r3k3/8/8/8/8/8/8/R3K3 w - - 0 1\n4k3/8/8/8/8/8/8/R3K3 w - - 0 1\n").unwrap();
+    let pgn = tmp("flags.pgn");
+    cfg.pgn = Some(pgn.clone());
+    let s = run_match(cfg).unwrap();
+    assert_eq!(s.incidents.time_losses, [4, 0]);
+    // Games 1-2: both sides have a rook, so Slow's flag falls lose. Game 3: Slow is White with the rook
+    // against a bare king: its flag fall is a draw (FIDE 6.9). Game 4: Slow is the bare king: it loses.
+    let outcomes: Vec<(Outcome, Reason)> = s.records.iter().map(|r| (r.2.outcome, r.2.reason.clone())).collect();
+    assert_eq!(
+        outcomes,
+        vec![
+            (Outcome::BlackWins, Reason::TimeForfeit(Color::White)),
+            (Outcome::WhiteWins, Reason::TimeForfeit(Color::Black)),
+            (Outcome::Draw, Reason::TimeForfeitNoMate(Color::White)),
+            (Outcome::WhiteWins, Reason::TimeForfeit(Color::Black)),
+        ]
+    );
+    check_with_python_chess(&pgn);
+}
