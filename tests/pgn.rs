@@ -109,3 +109,13 @@ fn reads_en_passant_marks_and_zero_castling() {
     assert_eq!(games[0].moves[4].to_uci(), "e5d6");
     assert_eq!(games[0].moves[10].to_uci(), "e1g1");
 }
+
+#[test]
+fn a_closing_brace_without_a_comment_is_an_error_not_a_hang() {
+    // Found by tests/fuzz_parsers.rs: a stray '}' made the reader loop forever.
+    for text in ["1. e4 } e5 *", "}", "1. e4 e5 {ok} } 2. Nf3 *", "[Event \"x\"]\n\n}\n"] {
+        let err = read_pgn(text).unwrap_err();
+        assert!(err.to_string().contains("unbalanced '}'"), "{text:?}: {err}");
+    }
+    assert_eq!(read_pgn("1. e4 {a} e5 *").unwrap()[0].moves.len(), 2);
+}

@@ -34,7 +34,7 @@ pub enum PgnError {
     Move { game: usize, ply: usize, token: String, error: SanError },
     /// A tag line is broken (`[Name "value"]` expected).
     Tag { game: usize, line: String },
-    /// A `(` without `)`, `{` without `}`, or a `)` without `(`.
+    /// A `(` without `)`, `{` without `}`, or a `)` or `}` without its opening bracket.
     Unbalanced { game: usize, what: char },
 }
 
@@ -275,6 +275,8 @@ fn parse_game(index: usize, tags: Vec<(String, String)>, movetext: &str) -> Resu
                     i += 1;
                 }
             }
+            // A '}' outside a comment (it would otherwise end an empty token forever).
+            '}' => return Err(PgnError::Unbalanced { game: index, what: '}' }),
             '(' => {
                 variation_depth += 1;
                 i += 1;
