@@ -119,3 +119,17 @@ fn a_closing_brace_without_a_comment_is_an_error_not_a_hang() {
     }
     assert_eq!(read_pgn("1. e4 {a} e5 *").unwrap()[0].moves.len(), 2);
 }
+
+#[test]
+fn a_malformed_result_tag_reads_and_writes_as_unknown() {
+    // Found by tests/fuzz_parsers.rs: `[Result "1-*0"]` was copied to the movetext on
+    // writing, which then did not read back.
+    let games = read_pgn("[Result \"1-*0\"]\n\n1. e4\n").unwrap();
+    assert_eq!(games[0].result, "*");
+    let mut g = games[0].clone();
+    g.result = "1-*0".to_string();
+    let text = write_pgn(&g).unwrap();
+    assert!(text.contains("[Result \"*\"]") && text.trim_end().ends_with("1. e4 *"), "{text}");
+    assert_eq!(read_pgn(&text).unwrap()[0].moves, g.moves);
+    assert_eq!(read_pgn("[Result \"½-½\"]\n\n1. e4\n").unwrap()[0].result, "1/2-1/2");
+}

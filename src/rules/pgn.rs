@@ -84,7 +84,12 @@ fn escape_tag(v: &str) -> String {
 /// position, so the SAN is always correct; an illegal move is an error naming it.
 pub fn write_pgn(game: &PgnGame) -> Result<String, PgnError> {
     let start = game.start_position().map_err(|error| PgnError::Fen { game: 1, error })?;
-    let result = if game.result.is_empty() { "*" } else { game.result.as_str() };
+    // Anything but the four game-termination markers would not read back: written as `*`.
+    let result = match game.result.as_str() {
+        "½-½" => "1/2-1/2",
+        r if is_result(r) => r,
+        _ => "*",
+    };
     let mut out = String::new();
     for name in SEVEN_TAG_ROSTER {
         let value = if name == "Result" { result.to_string() } else { game.tag(name).unwrap_or("?").to_string() };
@@ -331,7 +336,12 @@ fn parse_game(index: usize, tags: Vec<(String, String)>, movetext: &str) -> Resu
     }
     game.comments.resize(game.moves.len(), None);
     if game.result.is_empty() {
-        game.result = game.tag("Result").unwrap_or("*").to_string();
+        game.result = match game.tag("Result") {
+            Some("½-½") => "1/2-1/2".to_string(),
+            Some(r) if is_result(r) => r.to_string(),
+            // A missing or malformed Result tag: the result is unknown.
+            _ => "*".to_string(),
+        };
     }
     Ok(game)
 }
