@@ -50,6 +50,8 @@ enum Command {
     },
     /// Explain, citing the FIDE Laws, whether a move is legal and why (or report on the position).
     Explain(arbiter::rules::cli::ExplainArgs),
+    /// Play matches between two engines (in-process or any UCI engine), judged by the FIDE referee.
+    Selfplay(Box<arbiter::tools::selfplay::SelfplayArgs>),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Explain(args)) => arbiter::rules::cli::run_explain(args),
+        Some(Command::Selfplay(args)) => arbiter::tools::selfplay::run(*args),
         None => {
             arbiter::uci::run_stdio();
             // Exit at once even if a search thread is still unwinding (quit mid-search).

@@ -1,5 +1,6 @@
 //! The Laws beyond movement: the referee (game state, draws), PGN, and the explain mode.
 
+pub mod mating;
 pub mod pgn;
 pub mod referee;
 

@@ -2,3 +2,4 @@
 
 pub mod bench;
 pub mod perft;
+pub mod selfplay;

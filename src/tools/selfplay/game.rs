@@ -1,0 +1,422 @@
+//! One game between two players, with clocks, judged through [`judge`].
+//!
+//! Order of business at every turn, for the player having the move:
+//! 1. an automatic end (checkmate, stalemate, dead position, fivefold, seventy-five moves)
+//!    finishes the game;
+//! 2. a draw by threefold repetition or the fifty-move rule is claimed *for* that player as
+//!    soon as it may be claimed on the position on the board (FIDE 9.2.2 / 9.3.2; claims
+//!    "with the intended move", 9.2.1.1 / 9.3.1, are not made);
+//! 3. the player is asked for a move. No answer (crash, stall, flag) or an illegal move loses
+//!    the game — except that a flag fall is a draw when the opponent cannot possibly mate
+//!    (FIDE 6.9) — and the player is restarted;
+//! 4. optional score adjudication (off unless `--resign-score` / `--draw-score`).
+
+use super::judge::{self, Verdict};
+use super::player::{GoLimits, GoRequest, Player, PlayerError, Reply, Score};
+use super::tc::{Clock, Limits};
+use crate::chess::{notation, Color, Move, Position};
+use crate::rules::{AutomaticDraw, DrawClaim, Game, Outcome as BoardEnd};
+use std::fmt;
+use std::time::Duration;
+
+/// The result of a game, as PGN writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+impl Outcome {
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "1-0",
+            Outcome::BlackWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+
+    pub fn win_for(c: Color) -> Outcome {
+        match c {
+            Color::White => Outcome::WhiteWins,
+            Color::Black => Outcome::BlackWins,
+        }
+    }
+
+    /// Points for White.
+    pub fn white_points(self) -> f64 {
+        match self {
+            Outcome::WhiteWins => 1.0,
+            Outcome::BlackWins => 0.0,
+            Outcome::Draw => 0.5,
+        }
+    }
+}
+
+/// Why the game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// Checkmate or an automatic draw, as the referee ruled.
+    Automatic(BoardEnd),
+    /// A draw claimed for the player having the move.
+    Claimed(DrawClaim),
+    /// The flag of this side fell.
+    TimeForfeit(Color),
+    /// This side's flag fell but the opponent cannot possibly mate (draw, FIDE 6.9).
+    TimeForfeitNoMate(Color),
+    IllegalMove {
+        side: Color,
+        text: String,
+    },
+    /// The engine crashed or stalled (no move before its deadline, outside a clock).
+    Disconnected {
+        side: Color,
+        error: String,
+    },
+    /// Both engines agreed, for the configured number of moves, that this side wins.
+    ResignAdjudication(Color),
+    DrawAdjudication,
+}
+
+impl Reason {
+    /// The PGN `Termination` tag (the standard's values).
+    pub fn termination_tag(&self) -> &'static str {
+        match self {
+            Reason::Automatic(_) | Reason::Claimed(_) => "normal",
+            Reason::TimeForfeit(_) | Reason::TimeForfeitNoMate(_) => "time forfeit",
+            Reason::IllegalMove { .. } => "rules infraction",
+            Reason::Disconnected { .. } => "abandoned",
+            Reason::ResignAdjudication(_) | Reason::DrawAdjudication => "adjudication",
+        }
+    }
+}
+
+/// "White" / "Black".
+pub fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::Automatic(BoardEnd::Checkmate { winner }) => {
+                write!(f, "{} mates: checkmate (FIDE 5.1.1)", side_name(*winner))
+            }
+            Reason::Automatic(BoardEnd::Draw(d)) => {
+                let what = match d {
+                    AutomaticDraw::Stalemate => "stalemate",
+                    AutomaticDraw::DeadPosition => "dead position",
+                    AutomaticDraw::FivefoldRepetition => "fivefold repetition",
+                    AutomaticDraw::SeventyFiveMoves => "seventy-five-move rule",
+                };
+                write!(f, "draw by {what} (FIDE {})", d.rule())
+            }
+            Reason::Claimed(c) => {
+                let what = match c {
+                    DrawClaim::ThreefoldRepetition => "threefold repetition",
+                    DrawClaim::FiftyMoves => "fifty-move rule",
+                };
+                write!(f, "draw by {what}, claimed (FIDE {})", c.rule(true))
+            }
+            Reason::TimeForfeit(c) => write!(f, "{} loses on time", side_name(*c)),
+            Reason::TimeForfeitNoMate(c) => {
+                write!(f, "{} flagged but {} cannot possibly mate (FIDE 6.9)", side_name(*c), side_name(c.flip()))
+            }
+            Reason::IllegalMove { side, text } => write!(f, "{} made an illegal move: {text}", side_name(*side)),
+            Reason::Disconnected { side, error } => write!(f, "{} disconnects: {error}", side_name(*side)),
+            Reason::ResignAdjudication(c) => write!(f, "{} wins by adjudication", side_name(*c)),
+            Reason::DrawAdjudication => write!(f, "draw by adjudication"),
+        }
+    }
+}
+
+/// Score adjudication settings (both off by default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Adjudication {
+    /// (moves, cp): the game is won for a side when, for `moves` consecutive moves of each
+    /// player, both engines' scores say that side is ahead by at least `cp`.
+    pub resign: Option<(u32, i32)>,
+    /// (moves, cp, from_move): drawn when both engines' |score| ≤ cp for `moves` consecutive
+    /// moves each, from full move `from_move` on.
+    pub draw: Option<(u32, i32, u32)>,
+}
+
+/// One move as played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    pub mv: Move,
+    pub san: String,
+    /// From the mover's point of view.
+    pub score: Option<Score>,
+    pub depth: Option<u32>,
+    pub time: Duration,
+}
+
+/// A position sampled for training data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub fen: String,
+    /// From White's point of view.
+    pub cp_white: i32,
+}
+
+/// Everything about a finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub start_fen: String,
+    pub white: String,
+    pub black: String,
+    pub moves: Vec<PlayedMove>,
+    pub outcome: Outcome,
+    pub reason: Reason,
+    pub samples: Vec<Sample>,
+    /// Which sides must be restarted before their next game (White, Black).
+    pub restart: [bool; 2],
+}
+
+/// How one game is played.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    pub limits: Limits,
+    pub adjudication: Adjudication,
+    /// Waiting time for a move without a clock (nodes/depth) before the engine counts as stalled.
+    pub stall_timeout: Duration,
+    /// Extra wait past the flag before giving up on a move (the move still loses on time).
+    pub flag_grace: Duration,
+    /// Sample quiet positions for `--datagen`, skipping this many opening plies.
+    pub datagen_skip_plies: Option<u32>,
+    /// Claim threefold / fifty-move draws for the players (on by default; off lets games run
+    /// to the automatic fivefold / seventy-five-move endings).
+    pub claim_draws: bool,
+}
+
+impl Default for GameConfig {
+    fn default() -> Self {
+        GameConfig {
+            limits: Limits::Nodes(1000),
+            adjudication: Adjudication::default(),
+            stall_timeout: Duration::from_secs(60),
+            flag_grace: Duration::from_millis(200),
+            datagen_skip_plies: None,
+            claim_draws: true,
+        }
+    }
+}
+
+/// Counts consecutive plies on which both engines agreed, for score adjudication.
+#[derive(Default)]
+struct AdjudicationState {
+    win_white: u32,
+    win_black: u32,
+    draw: u32,
+}
+
+/// Plays one game from `start` between `white` and `black`.
+pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Player, cfg: &GameConfig) -> GameRecord {
+    let start_fen = start.to_fen();
+    let mut rec = GameRecord {
+        start_fen: start_fen.clone(),
+        white: white.name().to_string(),
+        black: black.name().to_string(),
+        moves: Vec::new(),
+        outcome: Outcome::Draw,
+        reason: Reason::DrawAdjudication,
+        samples: Vec::new(),
+        restart: [false; 2],
+    };
+    for side in [Color::White, Color::Black] {
+        let p: &mut dyn Player = if side == Color::White { &mut *white } else { &mut *black };
+        if let Err(e) = p.new_game() {
+            return finish_forfeit(rec, side, Reason::Disconnected { side, error: e.to_string() }, start);
+        }
+    }
+    let mut clocks = match cfg.limits {
+        Limits::Clock(tc) => Some([Clock::new(tc), Clock::new(tc)]),
+        _ => None,
+    };
+    let mut game = Game::new(*start);
+    let mut adj = AdjudicationState::default();
+    loop {
+        let pos = *game.current();
+        match judge::verdict(&game) {
+            Verdict::Over(end) => {
+                rec.outcome = match end {
+                    BoardEnd::Checkmate { winner } => Outcome::win_for(winner),
+                    BoardEnd::Draw(_) => Outcome::Draw,
+                };
+                rec.reason = Reason::Automatic(end);
+                return rec;
+            }
+            Verdict::Claimable(claim) if cfg.claim_draws => {
+                rec.outcome = Outcome::Draw;
+                rec.reason = Reason::Claimed(claim);
+                return rec;
+            }
+            _ => {}
+        }
+        let side = pos.side_to_move();
+        let (limits, deadline) = match (&cfg.limits, &clocks) {
+            (Limits::Clock(tc), Some(c)) => {
+                let [w, b] = c;
+                let own = if side == Color::White { w } else { b };
+                (
+                    GoLimits::Clock {
+                        wtime: w.remaining,
+                        btime: b.remaining,
+                        winc: tc.increment,
+                        binc: tc.increment,
+                        movestogo: own.moves_to_go(),
+                    },
+                    own.remaining + cfg.flag_grace,
+                )
+            }
+            (Limits::Nodes(n), _) => (GoLimits::Nodes(*n), cfg.stall_timeout),
+            (Limits::Depth(d), _) => (GoLimits::Depth(*d), cfg.stall_timeout),
+            (Limits::MoveTime(t), _) => (GoLimits::MoveTime(*t), *t + cfg.stall_timeout),
+            (Limits::Clock(_), None) => unreachable!("clocks exist with a clock limit"),
+        };
+        let req = GoRequest {
+            start_fen: &start_fen,
+            moves: game.moves(),
+            position: &pos,
+            history: game.keys(),
+            limits,
+            deadline,
+        };
+        let player: &mut dyn Player = if side == Color::White { &mut *white } else { &mut *black };
+        let reply: Result<Reply, PlayerError> = player.go(&req);
+        let reply = match reply {
+            Ok(r) => r,
+            Err(PlayerError::NoReply { waited }) if clocks.is_some() => {
+                log::warn!(
+                    "{} ({}) flagged: no move after {:.3}s with {:.3}s on the clock",
+                    player.name(),
+                    side_name(side),
+                    waited.as_secs_f64(),
+                    deadline.saturating_sub(cfg.flag_grace).as_secs_f64()
+                );
+                rec.restart[side.index()] = true;
+                return flag_fall(rec, side, &pos);
+            }
+            Err(e) => {
+                log::warn!("{} ({}) failed: {e}", player.name(), side_name(side));
+                return finish_forfeit(rec, side, Reason::Disconnected { side, error: e.to_string() }, &pos);
+            }
+        };
+        if let Some(c) = clocks.as_mut() {
+            let left = c[side.index()].remaining;
+            if !c[side.index()].charge(reply.elapsed) {
+                log::warn!(
+                    "{} ({}) lost on time: the move took {:.3}s with {:.3}s on the clock",
+                    player.name(),
+                    side_name(side),
+                    reply.elapsed.as_secs_f64(),
+                    left.as_secs_f64()
+                );
+                return flag_fall(rec, side, &pos);
+            }
+        }
+        let mv = match notation::parse_uci_move(&pos, &reply.best) {
+            Ok(m) => m,
+            Err(e) => {
+                log::warn!("{} ({}) sent an illegal move: {e}", player.name(), side_name(side));
+                let text = format!("{} in {}", reply.best, pos.to_fen());
+                return finish_forfeit(rec, side, Reason::IllegalMove { side, text }, &pos);
+            }
+        };
+        if let (Some(skip), Some(Score::Cp(cp))) = (cfg.datagen_skip_plies, reply.score) {
+            let quiet = !pos.in_check() && !mv.is_tactical();
+            if quiet && game.moves().len() as u32 >= skip {
+                let cp_white = if side == Color::White { cp } else { -cp };
+                rec.samples.push(Sample { fen: pos.to_fen(), cp_white });
+            }
+        }
+        rec.moves.push(PlayedMove {
+            mv,
+            san: judge::san(&pos, mv),
+            score: reply.score,
+            depth: reply.depth,
+            time: reply.elapsed,
+        });
+        if let Err(e) = game.play(mv) {
+            // parse_uci_move only returns legal moves; a refusal here is a bug, reported as such.
+            let text = format!("{} refused by the referee: {e}", reply.best);
+            return finish_forfeit(rec, side, Reason::IllegalMove { side, text }, &pos);
+        }
+        let after = *game.current();
+        if let Some((outcome, reason)) = adjudicate_scores(&cfg.adjudication, &mut adj, side, reply.score, &after) {
+            // An end on the board takes precedence over score adjudication.
+            if matches!(judge::verdict(&game), Verdict::Ongoing) {
+                rec.outcome = outcome;
+                rec.reason = reason;
+                return rec;
+            }
+        }
+    }
+}
+
+/// `side` failed to move in time: loss, or a draw when the opponent cannot possibly mate.
+fn flag_fall(mut rec: GameRecord, side: Color, pos: &Position) -> GameRecord {
+    if judge::can_possibly_mate(pos, side.flip()) {
+        rec.outcome = Outcome::win_for(side.flip());
+        rec.reason = Reason::TimeForfeit(side);
+    } else {
+        rec.outcome = Outcome::Draw;
+        rec.reason = Reason::TimeForfeitNoMate(side);
+    }
+    rec
+}
+
+/// `side` forfeits (crash, stall, illegal move) and must be restarted.
+fn finish_forfeit(mut rec: GameRecord, side: Color, reason: Reason, _pos: &Position) -> GameRecord {
+    rec.restart[side.index()] = true;
+    rec.outcome = Outcome::win_for(side.flip());
+    rec.reason = reason;
+    rec
+}
+
+fn adjudicate_scores(
+    cfg: &Adjudication,
+    st: &mut AdjudicationState,
+    mover: Color,
+    score: Option<Score>,
+    pos: &Position,
+) -> Option<(Outcome, Reason)> {
+    let white_cp = score.map(|s| if mover == Color::White { s.as_cp() } else { -s.as_cp() });
+    if let Some((moves, cp)) = cfg.resign {
+        match white_cp {
+            Some(s) if s >= cp => {
+                st.win_white += 1;
+                st.win_black = 0;
+            }
+            Some(s) if s <= -cp => {
+                st.win_black += 1;
+                st.win_white = 0;
+            }
+            _ => {
+                st.win_white = 0;
+                st.win_black = 0;
+            }
+        }
+        // `moves` moves by each player = 2 * moves plies of agreement.
+        if st.win_white >= 2 * moves {
+            return Some((Outcome::WhiteWins, Reason::ResignAdjudication(Color::White)));
+        }
+        if st.win_black >= 2 * moves {
+            return Some((Outcome::BlackWins, Reason::ResignAdjudication(Color::Black)));
+        }
+    }
+    if let Some((moves, cp, from_move)) = cfg.draw {
+        match white_cp {
+            Some(s) if s.abs() <= cp => st.draw += 1,
+            _ => st.draw = 0,
+        }
+        if st.draw >= 2 * moves && u32::from(pos.fullmove_number()) >= from_move {
+            return Some((Outcome::Draw, Reason::DrawAdjudication));
+        }
+    }
+    None
+}

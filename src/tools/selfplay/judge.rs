@@ -1,0 +1,36 @@
+//! The one door between self-play and the Laws: every question the game loop asks about how
+//! a game ends is answered by the referee (`rules::referee`), FIDE 6.9 by `rules::mating`,
+//! and move text by `chess::notation`. Nothing here decides a rule by itself.
+
+use crate::chess::{notation, Color, Move, Position};
+use crate::rules::{mating, DrawClaim, Game, Outcome};
+
+/// What the referee says about the position on the board, for the player having the move.
+pub enum Verdict {
+    /// The game is over by itself (checkmate or an automatic draw).
+    Over(Outcome),
+    /// A draw that player may claim now, on the position on the board (9.2.1.2 / 9.3.2).
+    Claimable(DrawClaim),
+    Ongoing,
+}
+
+/// The referee's verdict on the game's current position.
+pub fn verdict(game: &Game) -> Verdict {
+    if let Some(o) = game.outcome() {
+        return Verdict::Over(o);
+    }
+    match game.report().claimable_draws.first() {
+        Some(&c) => Verdict::Claimable(c),
+        None => Verdict::Ongoing,
+    }
+}
+
+/// FIDE 6.9: can `color` still possibly checkmate?
+pub fn can_possibly_mate(pos: &Position, color: Color) -> bool {
+    mating::can_possibly_mate(pos, color)
+}
+
+/// Standard algebraic notation of a legal move.
+pub fn san(pos: &Position, m: Move) -> String {
+    notation::to_san(pos, m)
+}

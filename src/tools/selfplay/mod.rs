@@ -1,0 +1,348 @@
+//! `arbiter selfplay`: matches between two players (in-process Arbiter instances or any UCI
+//! engines), judged by the FIDE referee, with PGN, statistics, SPRT and training data.
+//!
+//! Output: the PGN goes to `--pgn FILE`, training data to `--datagen FILE`, the final summary
+//! to stdout, and the live progress line and logs to stderr.
+
+pub mod game;
+pub mod judge;
+pub mod openings;
+pub mod pgn;
+pub mod player;
+pub mod runner;
+pub mod stats;
+pub mod tc;
+
+use player::{EngineSpec, InProcess, Player, UciEngine};
+use runner::{MatchConfig, MatchSummary, PlayerFactory};
+use stats::{Sprt, SprtDecision, SprtModel};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+use tc::{Limits, TimeControl};
+
+/// Command-line arguments of `arbiter selfplay`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(after_help = "Examples:
+  arbiter selfplay --games 100 --tc 1+0.01 --concurrency 2 --openings openings.epd --repeat --pgn out.pgn
+  arbiter selfplay --opponent \"cmd='gnuchess --uci'\" --tc 10+0.1 --games 200 --repeat --openings openings.epd
+  arbiter selfplay --b-cmd ./arbiter-old --nodes 5000 --sprt \"elo0=0 elo1=5 alpha=0.05 beta=0.05\" --games 20000 --repeat
+
+Draw claims: a threefold repetition or fifty-move draw is claimed for the player having the move as soon as it
+may be claimed on the position on the board (FIDE 9.2.2, 9.3.2). A flag fall loses, unless the opponent cannot
+possibly mate (FIDE 6.9), which draws. The summary goes to stdout; progress and logs to stderr.")]
+pub struct SelfplayArgs {
+    /// UCI options of player A, e.g. "Hash=64 Threads=1" (names may contain spaces: "Move Overhead=30").
+    #[arg(long = "a", value_name = "OPTIONS", default_value = "")]
+    pub a_options: String,
+    /// UCI options of player B (ignored with --opponent, which carries its own).
+    #[arg(long = "b", value_name = "OPTIONS", default_value = "")]
+    pub b_options: String,
+    /// Engine binary for player A, spoken to over UCI (default: Arbiter in-process).
+    #[arg(long, value_name = "PATH")]
+    pub a_cmd: Option<PathBuf>,
+    /// Engine binary for player B, spoken to over UCI (default: Arbiter in-process).
+    #[arg(long, value_name = "PATH")]
+    pub b_cmd: Option<PathBuf>,
+    /// Player B as any UCI engine: "cmd=PROGRAM [arg=ARG]... [name=NAME] [option.NAME=VALUE]...";
+    /// cmd may carry arguments when quoted: "cmd='gnuchess --uci'".
+    #[arg(long, value_name = "SPEC")]
+    pub opponent: Option<String>,
+    /// Clock per side, Cute Chess syntax [moves/]seconds[+increment]: 10+0.1, 40/60+0.5, 1:00+1.
+    #[arg(long, value_name = "TC", conflicts_with_all = ["nodes", "depth", "movetime"])]
+    pub tc: Option<String>,
+    /// Fixed nodes per move instead of a clock.
+    #[arg(long, value_name = "N", conflicts_with_all = ["depth", "movetime"])]
+    pub nodes: Option<u64>,
+    /// Fixed depth per move instead of a clock.
+    #[arg(long, value_name = "D", conflicts_with = "movetime")]
+    pub depth: Option<u32>,
+    /// Fixed time per move in milliseconds instead of a clock.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Openings: EPD/FEN one per line, or PGN (the position after each game). Default: the initial position.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Shuffle the openings with this seed (default: in file order).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Play each opening twice with colours reversed (game pairs; enables the pentanomial SPRT).
+    #[arg(long)]
+    pub repeat: bool,
+    /// Number of games (default 2; or 2 x --rounds with --repeat, 1 x --rounds without).
+    #[arg(long, value_name = "N")]
+    pub games: Option<usize>,
+    /// Number of rounds: one opening each (a pair of games with --repeat).
+    #[arg(long, value_name = "N", conflicts_with = "games")]
+    pub rounds: Option<usize>,
+    /// Games played at once (each engine single-threaded unless configured otherwise).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub concurrency: usize,
+    /// Write the games to this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// The PGN Event tag.
+    #[arg(long, default_value = "Arbiter selfplay")]
+    pub event: String,
+    /// Stop early on a decision: "elo0=0 elo1=5 alpha=0.05 beta=0.05" (pentanomial GSPRT with --repeat,
+    /// trinomial otherwise).
+    #[arg(long, value_name = "PARAMS")]
+    pub sprt: Option<String>,
+    /// Adjudicate a win when both engines score a side at least CP ahead for --resign-moves moves each.
+    #[arg(long, value_name = "CP")]
+    pub resign_score: Option<i32>,
+    /// With --resign-score: consecutive moves of each player the scores must agree for.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub resign_moves: u32,
+    /// Adjudicate a draw when both engines' |score| <= CP for --draw-moves moves each, from move --draw-from on.
+    #[arg(long, value_name = "CP")]
+    pub draw_score: Option<i32>,
+    /// With --draw-score: consecutive moves of each player the scores must stay small for.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub draw_moves: u32,
+    /// With --draw-score: no draw adjudication before this full move number.
+    #[arg(long, value_name = "MOVE", default_value_t = 40)]
+    pub draw_from: u32,
+    /// Write training data: "FEN | score-cp-from-white | result(1.0/0.5/0.0)" per quiet position.
+    #[arg(long, value_name = "FILE")]
+    pub datagen: Option<PathBuf>,
+    /// With --datagen: skip this many plies at the start of every game.
+    #[arg(long, value_name = "PLIES", default_value_t = 8)]
+    pub datagen_skip: u32,
+    /// Seconds to wait for a move without a clock (--nodes/--depth) before an engine counts as stalled.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub stall_timeout: f64,
+    /// Milliseconds waited past a flag fall before giving up on the move (it loses on time either way).
+    #[arg(long, value_name = "MS", default_value_t = 200)]
+    pub flag_grace: u64,
+    /// Do not claim threefold / fifty-move draws (games then end at fivefold / seventy-five moves).
+    #[arg(long)]
+    pub no_draw_claims: bool,
+    /// No live progress line on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Errors in the arguments.
+#[derive(Debug)]
+pub enum ArgError {
+    Tc(tc::TcError),
+    Spec(player::SpecError),
+    Sprt(stats::SprtParseError),
+    Openings(openings::OpeningsError),
+    Invalid(String),
+}
+
+impl std::fmt::Display for ArgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArgError::Tc(e) => write!(f, "--tc: {e}"),
+            ArgError::Spec(e) => write!(f, "{e}"),
+            ArgError::Sprt(e) => write!(f, "{e}"),
+            ArgError::Openings(e) => write!(f, "--openings: {e}"),
+            ArgError::Invalid(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl std::error::Error for ArgError {}
+
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+fn uci_factory(spec: EngineSpec) -> PlayerFactory {
+    Arc::new(move || UciEngine::start(spec.clone(), HANDSHAKE_TIMEOUT).map(|e| Box::new(e) as Box<dyn Player>))
+}
+
+fn in_process_factory(name: String, options: Vec<(String, String)>) -> PlayerFactory {
+    Arc::new(move || InProcess::new(&name, &options).map(|e| Box::new(e) as Box<dyn Player>))
+}
+
+/// Checks an in-process option set once, up front, so a typo is an argument error.
+fn check_in_process(label: &str, options: &[(String, String)]) -> Result<(), ArgError> {
+    let mut probe = crate::engine::Engine::new(crate::engine::EngineOptions { hash_mb: 1, ..Default::default() })
+        .map_err(|e| ArgError::Invalid(format!("cannot create the engine: {e}")))?;
+    for (k, v) in options {
+        if k.eq_ignore_ascii_case("hash") {
+            if v.parse::<u64>().map_or(true, |mb| mb == 0 || mb > 1 << 20) {
+                return Err(ArgError::Invalid(format!("{label}: bad Hash value '{v}'")));
+            }
+            continue;
+        }
+        probe.set_option(k, Some(v)).map_err(|e| ArgError::Invalid(format!("{label}: option {k}={v}: {e}")))?;
+    }
+    Ok(())
+}
+
+/// Turns the arguments into a match configuration.
+pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
+    let limits = if let Some(n) = args.nodes {
+        if n == 0 {
+            return Err(ArgError::Invalid("--nodes must be at least 1".into()));
+        }
+        Limits::Nodes(n)
+    } else if let Some(d) = args.depth {
+        if d == 0 {
+            return Err(ArgError::Invalid("--depth must be at least 1".into()));
+        }
+        Limits::Depth(d)
+    } else if let Some(ms) = args.movetime {
+        if ms == 0 {
+            return Err(ArgError::Invalid("--movetime must be at least 1 ms".into()));
+        }
+        Limits::MoveTime(Duration::from_millis(ms))
+    } else {
+        Limits::Clock(TimeControl::parse(args.tc.as_deref().unwrap_or("10+0.1")).map_err(ArgError::Tc)?)
+    };
+    let a_options = player::parse_option_set(&args.a_options).map_err(ArgError::Spec)?;
+    let b_options = player::parse_option_set(&args.b_options).map_err(ArgError::Spec)?;
+    // In-process Arbiter unless a binary is named; both in-process players get distinct names.
+    let a = match &args.a_cmd {
+        Some(p) => uci_factory(EngineSpec { program: p.clone(), options: a_options, ..EngineSpec::program("") }),
+        None => {
+            check_in_process("--a", &a_options)?;
+            in_process_factory(format!("{} A", InProcess::default_name()), a_options)
+        }
+    };
+    let b = match (&args.opponent, &args.b_cmd) {
+        (Some(text), _) => uci_factory(EngineSpec::parse(text).map_err(ArgError::Spec)?),
+        (None, Some(p)) => {
+            uci_factory(EngineSpec { program: p.clone(), options: b_options, ..EngineSpec::program("") })
+        }
+        (None, None) => {
+            check_in_process("--b", &b_options)?;
+            in_process_factory(format!("{} B", InProcess::default_name()), b_options)
+        }
+    };
+    let mut openings = match &args.openings {
+        Some(p) => openings::load(p).map_err(ArgError::Openings)?,
+        None => vec![crate::chess::Position::startpos()],
+    };
+    if let Some(seed) = args.seed {
+        openings::SplitMix64::new(seed).shuffle(&mut openings);
+    }
+    let games = match (args.games, args.rounds) {
+        (Some(g), _) => g,
+        (None, Some(r)) => {
+            if args.repeat {
+                r.saturating_mul(2)
+            } else {
+                r
+            }
+        }
+        (None, None) => 2,
+    };
+    if games == 0 {
+        return Err(ArgError::Invalid("--games / --rounds must be at least 1".into()));
+    }
+    if args.concurrency == 0 {
+        return Err(ArgError::Invalid("--concurrency must be at least 1".into()));
+    }
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose().map_err(ArgError::Sprt)?;
+    if !(args.stall_timeout.is_finite() && args.stall_timeout > 0.0 && args.stall_timeout < 1e6) {
+        return Err(ArgError::Invalid("--stall-timeout must be a positive number of seconds".into()));
+    }
+    let positive = |v: Option<i32>, name: &str| match v {
+        Some(c) if c <= 0 => Err(ArgError::Invalid(format!("{name} must be positive"))),
+        _ => Ok(v),
+    };
+    let resign = positive(args.resign_score, "--resign-score")?.map(|cp| (args.resign_moves.max(1), cp));
+    let draw = positive(args.draw_score, "--draw-score")?.map(|cp| (args.draw_moves.max(1), cp, args.draw_from));
+    let game = game::GameConfig {
+        limits,
+        adjudication: game::Adjudication { resign, draw },
+        stall_timeout: Duration::from_secs_f64(args.stall_timeout),
+        flag_grace: Duration::from_millis(args.flag_grace),
+        datagen_skip_plies: args.datagen.as_ref().map(|_| args.datagen_skip),
+        claim_draws: !args.no_draw_claims,
+    };
+    Ok(MatchConfig {
+        time_control: limits.pgn_tag(),
+        game,
+        openings,
+        games,
+        repeat: args.repeat,
+        concurrency: args.concurrency,
+        sprt,
+        pgn: args.pgn.clone(),
+        datagen: args.datagen.clone(),
+        event: args.event.clone(),
+        progress: !args.quiet,
+        a,
+        b,
+    })
+}
+
+/// The final summary (stdout).
+pub fn summary_text(s: &MatchSummary, sprt: Option<&Sprt>) -> String {
+    let t = &s.tally;
+    let e = t.elo();
+    let mut out = String::new();
+    out += &format!(
+        "Match: {} (A) vs {} (B), {} games in {:.1}s ({:.1} games/min)\n",
+        s.a_name,
+        s.b_name,
+        t.games(),
+        s.elapsed.as_secs_f64(),
+        s.games_per_minute()
+    );
+    out += &format!(
+        "A: W {} D {} L {}  score {:.1}%  draw ratio {:.1}%\n",
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score(),
+        100.0 * t.draw_ratio()
+    );
+    out += &format!("Elo difference (A - B): {e} (95% interval)\n");
+    out += &format!("LOS: {:.1}%\n", 100.0 * t.los());
+    if t.pairs() > 0 {
+        let p = t.penta;
+        out += &format!("Pairs (0, 0.5, 1, 1.5, 2 points for A): {} {} {} {} {}\n", p[0], p[1], p[2], p[3], p[4]);
+    }
+    if let Some(sp) = sprt {
+        let (llr, model) = sp.llr(t);
+        let (lo, hi) = sp.bounds();
+        let model = match model {
+            SprtModel::Trinomial => "trinomial",
+            SprtModel::Pentanomial => "pentanomial",
+        };
+        let verdict = match s.sprt {
+            Some(SprtDecision::AcceptH1) => "H1 accepted (A is stronger by elo1)",
+            Some(SprtDecision::AcceptH0) => "H0 accepted (A is not stronger by elo1)",
+            _ => "no decision",
+        };
+        out += &format!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.3} [{lo:.3}, {hi:.3}] ({model}): {verdict}\n",
+            sp.elo0, sp.elo1, sp.alpha, sp.beta
+        );
+    }
+    let i = &s.incidents;
+    out += &format!(
+        "Incidents (A/B): illegal moves {}/{}, time losses {}/{}, crashes or stalls {}/{}\n",
+        i.illegal_moves[0], i.illegal_moves[1], i.time_losses[0], i.time_losses[1], i.disconnects[0], i.disconnects[1]
+    );
+    out
+}
+
+/// Entry point of `arbiter selfplay`.
+pub fn run(args: SelfplayArgs) -> ExitCode {
+    let cfg = match build_config(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let sprt = cfg.sprt;
+    match runner::run_match(cfg) {
+        Ok(summary) => {
+            print!("{}", summary_text(&summary, sprt.as_ref()));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

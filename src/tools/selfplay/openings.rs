@@ -1,0 +1,92 @@
+//! Opening books: EPD/FEN (one position per line) or PGN (the position after each game's
+//! moves), taken in order or shuffled with a seed.
+
+use crate::chess::Position;
+use crate::rules::pgn::read_pgn;
+use std::fmt;
+use std::path::Path;
+
+#[derive(Debug)]
+pub enum OpeningsError {
+    Read { path: String, error: String },
+    BadFen { line: usize, error: String },
+    Pgn(String),
+    Empty(String),
+}
+
+impl fmt::Display for OpeningsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningsError::Read { path, error } => write!(f, "cannot read openings file {path}: {error}"),
+            OpeningsError::BadFen { line, error } => write!(f, "openings line {line}: {error}"),
+            OpeningsError::Pgn(e) => write!(f, "openings PGN: {e}"),
+            OpeningsError::Empty(p) => write!(f, "openings file {p} holds no position"),
+        }
+    }
+}
+
+impl std::error::Error for OpeningsError {}
+
+/// Reads a file of openings; PGN when the extension is `.pgn` or the text starts with a tag.
+pub fn load(path: &Path) -> Result<Vec<Position>, OpeningsError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| OpeningsError::Read { path: path.display().to_string(), error: e.to_string() })?;
+    let is_pgn = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn")) || text.trim_start().starts_with('[');
+    let v = if is_pgn { parse_pgn(&text)? } else { parse_epd(&text)? };
+    if v.is_empty() {
+        return Err(OpeningsError::Empty(path.display().to_string()));
+    }
+    Ok(v)
+}
+
+/// One FEN or EPD per line; `#` comments and blank lines skipped. EPD operations after the
+/// four position fields are ignored (counters default to `0 1`).
+pub fn parse_epd(text: &str) -> Result<Vec<Position>, OpeningsError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.len() < 4 {
+            return Err(OpeningsError::BadFen { line: i + 1, error: format!("'{line}' has fewer than 4 fields") });
+        }
+        let counters = fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
+        let fen = if counters { fields[..6].join(" ") } else { format!("{} 0 1", fields[..4].join(" ")) };
+        let pos = Position::from_fen(&fen).map_err(|e| OpeningsError::BadFen { line: i + 1, error: e.to_string() })?;
+        out.push(pos);
+    }
+    Ok(out)
+}
+
+/// The final position of every game in a PGN text (read by `rules::pgn::read_pgn`).
+pub fn parse_pgn(text: &str) -> Result<Vec<Position>, OpeningsError> {
+    let games = read_pgn(text).map_err(|e| OpeningsError::Pgn(e.to_string()))?;
+    games.iter().map(|g| g.to_game().map(|g| *g.current()).map_err(|e| OpeningsError::Pgn(e.to_string()))).collect()
+}
+
+/// SplitMix64: a tiny seeded generator for shuffling (no dependency needed).
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Fisher-Yates shuffle.
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = (self.next_u64() % (i as u64 + 1)) as usize;
+            v.swap(i, j);
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! The match: schedules games over `concurrency` worker threads (each owning one instance of
+//! each player), writes PGN and training data as games finish, keeps the statistics and stops
+//! early on an SPRT decision.
+
+use super::game::{play_game, GameConfig, GameRecord, Reason};
+use super::pgn::{self, PgnContext};
+use super::player::{Player, PlayerError};
+use super::stats::{Sprt, SprtDecision, Tally};
+use crate::chess::{Color, Position};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// Makes a fresh player (one per worker thread).
+pub type PlayerFactory = Arc<dyn Fn() -> Result<Box<dyn Player>, PlayerError> + Send + Sync>;
+
+pub struct MatchConfig {
+    pub game: GameConfig,
+    /// Starting positions; game pair `k` uses `openings[k % len]`.
+    pub openings: Vec<Position>,
+    pub games: usize,
+    /// Play each opening twice, colours reversed (game pairs).
+    pub repeat: bool,
+    pub concurrency: usize,
+    pub sprt: Option<Sprt>,
+    pub pgn: Option<PathBuf>,
+    pub datagen: Option<PathBuf>,
+    pub event: String,
+    pub time_control: String,
+    pub progress: bool,
+    pub a: PlayerFactory,
+    pub b: PlayerFactory,
+}
+
+/// Counters per player (index 0 = A, 1 = B).
+#[derive(Clone, Debug, Default)]
+pub struct Incidents {
+    pub illegal_moves: [u64; 2],
+    pub time_losses: [u64; 2],
+    pub disconnects: [u64; 2],
+}
+
+/// What the match produced.
+#[derive(Clone, Debug)]
+pub struct MatchSummary {
+    pub a_name: String,
+    pub b_name: String,
+    pub tally: Tally,
+    pub incidents: Incidents,
+    pub sprt: Option<SprtDecision>,
+    pub elapsed: Duration,
+    /// Every game's record, by game index (for tests and tools).
+    pub records: Vec<(usize, bool, GameRecord)>,
+}
+
+impl MatchSummary {
+    pub fn games_per_minute(&self) -> f64 {
+        self.tally.games() as f64 * 60.0 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+#[derive(Debug)]
+pub enum MatchError {
+    NoPlayer(String),
+    Output { path: String, error: String },
+}
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchError::NoPlayer(e) => write!(f, "cannot start the players: {e}"),
+            MatchError::Output { path, error } => write!(f, "cannot write {path}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+enum Event {
+    Started { a: String, b: String },
+    Failed(String),
+    Done { index: usize, a_white: bool, rec: Box<GameRecord> },
+}
+
+fn open_output(path: &Option<PathBuf>) -> Result<Option<std::io::BufWriter<std::fs::File>>, MatchError> {
+    match path {
+        None => Ok(None),
+        Some(p) => std::fs::File::create(p)
+            .map(|f| Some(std::io::BufWriter::new(f)))
+            .map_err(|e| MatchError::Output { path: p.display().to_string(), error: e.to_string() }),
+    }
+}
+
+/// Runs the match to the end (or to an SPRT decision).
+pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
+    let mut pgn_out = open_output(&cfg.pgn)?;
+    let mut data_out = open_output(&cfg.datagen)?;
+    let cfg = Arc::new(cfg);
+    let next = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<Event>();
+    let start = Instant::now();
+    let workers = cfg.concurrency.clamp(1, cfg.games.max(1));
+    let mut handles = Vec::new();
+    for w in 0..workers {
+        let (cfg, next, stop, tx) = (Arc::clone(&cfg), Arc::clone(&next), Arc::clone(&stop), tx.clone());
+        let h = std::thread::Builder::new()
+            .name(format!("selfplay-{w}"))
+            .spawn(move || worker(&cfg, &next, &stop, &tx))
+            .map_err(|e| MatchError::NoPlayer(e.to_string()))?;
+        handles.push(h);
+    }
+    drop(tx);
+
+    let date = pgn::pgn_date_today();
+    let mut names: Option<(String, String)> = None;
+    let mut tally = Tally::default();
+    let mut incidents = Incidents::default();
+    let mut pair_first: HashMap<usize, f64> = HashMap::new();
+    let mut sprt_decision = None;
+    let mut failures = Vec::new();
+    let mut records = Vec::new();
+    for ev in rx {
+        let (index, a_white, mut rec) = match ev {
+            Event::Started { a, b } => {
+                names.get_or_insert((a, b));
+                continue;
+            }
+            Event::Failed(e) => {
+                log::error!("{e}");
+                failures.push(e);
+                continue;
+            }
+            Event::Done { index, a_white, rec } => (index, a_white, *rec),
+        };
+        let (a_name, b_name) = names.clone().unwrap_or_default();
+        if a_name == b_name {
+            let (wa, ba) = if a_white { ("A", "B") } else { ("B", "A") };
+            rec.white = format!("{} ({wa})", rec.white);
+            rec.black = format!("{} ({ba})", rec.black);
+        }
+        let a_points = if a_white { rec.outcome.white_points() } else { 1.0 - rec.outcome.white_points() };
+        tally.add_game(a_points);
+        if cfg.repeat {
+            match pair_first.remove(&(index / 2)) {
+                Some(p) => tally.add_pair(p + a_points),
+                None => {
+                    pair_first.insert(index / 2, a_points);
+                }
+            }
+        }
+        let who = |c: Color| if (c == Color::White) == a_white { 0 } else { 1 };
+        match &rec.reason {
+            Reason::IllegalMove { side, .. } => incidents.illegal_moves[who(*side)] += 1,
+            Reason::TimeForfeit(c) | Reason::TimeForfeitNoMate(c) => incidents.time_losses[who(*c)] += 1,
+            Reason::Disconnected { side, .. } => incidents.disconnects[who(*side)] += 1,
+            _ => {}
+        }
+        if let Some(out) = pgn_out.as_mut() {
+            let ctx = PgnContext {
+                event: &cfg.event,
+                site: "arbiter selfplay",
+                date: &date,
+                round: &(index + 1).to_string(),
+                time_control: &cfg.time_control,
+            };
+            match pgn::write_game(&rec, &ctx) {
+                Ok(text) => {
+                    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                        log::error!("writing PGN: {e}");
+                    }
+                }
+                Err(e) => log::error!("game {}: cannot write PGN: {e}", index + 1),
+            }
+        }
+        if let Some(out) = data_out.as_mut() {
+            let result = match rec.outcome.white_points() {
+                p if p > 0.75 => "1.0",
+                p if p < 0.25 => "0.0",
+                _ => "0.5",
+            };
+            let mut text = String::new();
+            for s in &rec.samples {
+                text.push_str(&format!("{} | {} | {}\n", s.fen, s.cp_white, result));
+            }
+            if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                log::error!("writing training data: {e}");
+            }
+        }
+        log::info!("game {} {} - {}: {} ({})", index + 1, rec.white, rec.black, rec.outcome.pgn(), rec.reason);
+        records.push((index, a_white, rec));
+        if let Some(sprt) = &cfg.sprt {
+            let d = sprt.decision(&tally);
+            if d != SprtDecision::Continue && sprt_decision.is_none() {
+                sprt_decision = Some(d);
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        if cfg.progress {
+            eprint!("\r{}", progress_line(&tally, cfg.games, cfg.sprt.as_ref()));
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    if cfg.progress {
+        eprintln!();
+    }
+    if tally.games() == 0 && !failures.is_empty() {
+        return Err(MatchError::NoPlayer(failures.join("; ")));
+    }
+    let (a_name, b_name) = names.unwrap_or_default();
+    if let Some(sprt) = &cfg.sprt {
+        if sprt_decision.is_none() {
+            sprt_decision = Some(sprt.decision(&tally));
+        }
+    }
+    records.sort_by_key(|r| r.0);
+    Ok(MatchSummary { a_name, b_name, tally, incidents, sprt: sprt_decision, elapsed: start.elapsed(), records })
+}
+
+fn worker(cfg: &MatchConfig, next: &AtomicUsize, stop: &AtomicBool, tx: &mpsc::Sender<Event>) {
+    let mut a = match (cfg.a)() {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = tx.send(Event::Failed(format!("player A: {e}")));
+            return;
+        }
+    };
+    let mut b = match (cfg.b)() {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = tx.send(Event::Failed(format!("player B: {e}")));
+            return;
+        }
+    };
+    let _ = tx.send(Event::Started { a: a.name().to_string(), b: b.name().to_string() });
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let index = next.fetch_add(1, Ordering::SeqCst);
+        if index >= cfg.games {
+            return;
+        }
+        let opening_index = if cfg.repeat { index / 2 } else { index };
+        let a_white = index.is_multiple_of(2);
+        let opening = cfg.openings[opening_index % cfg.openings.len()];
+        let rec = if a_white {
+            play_game(&opening, &mut *a, &mut *b, &cfg.game)
+        } else {
+            play_game(&opening, &mut *b, &mut *a, &cfg.game)
+        };
+        let restart_a = rec.restart[if a_white { 0 } else { 1 }];
+        let restart_b = rec.restart[if a_white { 1 } else { 0 }];
+        for (restart, p, label) in [(restart_a, &mut a, "A"), (restart_b, &mut b, "B")] {
+            if restart {
+                log::info!("restarting player {label} ({})", p.name());
+                if let Err(e) = p.restart() {
+                    log::error!("cannot restart player {label}: {e}");
+                }
+            }
+        }
+        if tx.send(Event::Done { index, a_white, rec: Box::new(rec) }).is_err() {
+            return;
+        }
+    }
+}
+
+fn show_elo(x: f64) -> String {
+    if x.is_finite() {
+        format!("{:+.0}", x + 0.0)
+    } else if x > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+/// `games 12/100  +5 =4 -3  58.3%  Elo +58 [-40, +160]  LLR 0.52 [-2.94, 2.94]`
+pub fn progress_line(t: &Tally, total: usize, sprt: Option<&Sprt>) -> String {
+    let e = t.elo();
+    let mut s = format!(
+        "games {}/{}  +{} ={} -{}  {:.1}%  Elo {} [{}, {}]",
+        t.games(),
+        total,
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score(),
+        show_elo(e.elo),
+        show_elo(e.low),
+        show_elo(e.high)
+    );
+    if let Some(sp) = sprt {
+        let (llr, _) = sp.llr(t);
+        let (lo, hi) = sp.bounds();
+        s.push_str(&format!("  LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
+    }
+    s.push_str("   ");
+    s
+}

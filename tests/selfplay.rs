@@ -1,0 +1,553 @@
+//! Self-play: adjudication of every ending from constructed positions, misbehaving engines,
+//! PGN checked by python-chess, statistics against known values, and bad command lines.
+
+use arbiter::chess::{attacks, movegen, Color, Position};
+use arbiter::rules::{AutomaticDraw, DrawClaim, Outcome as BoardEnd};
+use arbiter::tools::selfplay::game::{play_game, Adjudication, GameConfig, GameRecord, Outcome, Reason};
+use arbiter::tools::selfplay::openings::{self, SplitMix64};
+use arbiter::tools::selfplay::player::{
+    EngineSpec, GoRequest, InProcess, Player, PlayerError, Reply, Score, UciEngine,
+};
+use arbiter::tools::selfplay::runner::{run_match, MatchConfig, PlayerFactory};
+use arbiter::tools::selfplay::stats::{self, Sprt, SprtDecision, SprtModel, Tally};
+use arbiter::tools::selfplay::tc::{Limits, TimeControl};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A test player: plays `script[ply]` while the script lasts, then a random (seeded) or the
+/// first legal move. Optionally reports a fixed score and sleeps before answering.
+struct Scripted {
+    name: String,
+    script: Vec<&'static str>,
+    rng: Option<SplitMix64>,
+    score: Option<Score>,
+    delay: Duration,
+}
+
+impl Scripted {
+    fn new(script: &[&'static str]) -> Scripted {
+        Scripted { name: "Scripted".into(), script: script.to_vec(), rng: None, score: None, delay: Duration::ZERO }
+    }
+    fn random(seed: u64) -> Scripted {
+        Scripted { name: format!("Random{seed}"), rng: Some(SplitMix64::new(seed)), ..Scripted::new(&[]) }
+    }
+}
+
+impl Player for Scripted {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        Ok(())
+    }
+    fn go(&mut self, req: &GoRequest) -> Result<Reply, PlayerError> {
+        std::thread::sleep(self.delay);
+        let ply = req.moves.len();
+        let best = match self.script.get(ply) {
+            Some(m) => m.to_string(),
+            None => {
+                let moves = movegen::legal_moves(req.position);
+                let i = match self.rng.as_mut() {
+                    Some(r) => (r.next_u64() % moves.len() as u64) as usize,
+                    None => 0,
+                };
+                moves.get(i).to_string()
+            }
+        };
+        let score = self.score.map(|s| if req.position.side_to_move() == Color::White { s } else { s.negate() });
+        Ok(Reply { best, score, depth: Some(1), elapsed: self.delay })
+    }
+    fn restart(&mut self) -> Result<(), PlayerError> {
+        Ok(())
+    }
+}
+
+fn pos(fen: &str) -> Position {
+    attacks::init();
+    Position::from_fen(fen).unwrap()
+}
+
+fn play(fen: &str, script: &[&'static str], cfg: &GameConfig) -> GameRecord {
+    let start = pos(fen);
+    let (mut w, mut b) = (Scripted::new(script), Scripted::new(script));
+    play_game(&start, &mut w, &mut b, cfg)
+}
+
+fn no_claims() -> GameConfig {
+    GameConfig { claim_draws: false, ..GameConfig::default() }
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const SHUFFLE: [&str; 16] = [
+    "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6",
+    "f3g1", "f6g8",
+];
+
+#[test]
+fn checkmate_ends_the_game() {
+    let r = play("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", &["a1a8"], &GameConfig::default());
+    assert_eq!(
+        (r.outcome, r.reason.clone()),
+        (Outcome::WhiteWins, Reason::Automatic(BoardEnd::Checkmate { winner: Color::White }))
+    );
+    assert_eq!(r.moves.len(), 1);
+    assert_eq!(r.moves[0].san, "Ra8#");
+    assert_eq!(r.reason.termination_tag(), "normal");
+}
+
+#[test]
+fn checkmate_beats_the_seventy_five_move_rule() {
+    let r = play("6k1/5ppp/8/8/8/8/8/R5K1 w - - 149 100", &["a1a8"], &no_claims());
+    assert_eq!(r.reason, Reason::Automatic(BoardEnd::Checkmate { winner: Color::White }));
+}
+
+#[test]
+fn stalemate_ends_the_game() {
+    let r = play("7k/8/8/6Q1/8/8/8/6K1 w - - 0 1", &["g5g6"], &GameConfig::default());
+    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Automatic(BoardEnd::Draw(AutomaticDraw::Stalemate))));
+}
+
+#[test]
+fn dead_position_ends_the_game() {
+    let r = play("4k3/8/8/8/8/8/4n3/4K3 w - - 0 1", &["e1e2"], &GameConfig::default());
+    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Automatic(BoardEnd::Draw(AutomaticDraw::DeadPosition))));
+}
+
+#[test]
+fn threefold_is_claimed_at_once() {
+    let r = play(START, &SHUFFLE, &GameConfig::default());
+    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Claimed(DrawClaim::ThreefoldRepetition)));
+    assert_eq!(r.moves.len(), 8, "the third occurrence comes after 8 plies");
+}
+
+#[test]
+fn fivefold_ends_the_game_without_claims() {
+    let r = play(START, &SHUFFLE, &no_claims());
+    assert_eq!(
+        (r.outcome, r.reason),
+        (Outcome::Draw, Reason::Automatic(BoardEnd::Draw(AutomaticDraw::FivefoldRepetition)))
+    );
+    assert_eq!(r.moves.len(), 16);
+}
+
+#[test]
+fn fifty_moves_are_claimed_at_once() {
+    let r = play("4k3/8/8/8/8/8/8/R3K3 w - - 99 80", &["a1a2", "e8d8"], &GameConfig::default());
+    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Claimed(DrawClaim::FiftyMoves)));
+    assert_eq!(r.moves.len(), 1);
+}
+
+#[test]
+fn seventy_five_moves_end_the_game_without_claims() {
+    let r = play("4k3/8/8/8/8/8/8/R3K3 w - - 148 80", &["a1a2", "e8d8", "a2a3"], &no_claims());
+    assert_eq!(
+        (r.outcome, r.reason),
+        (Outcome::Draw, Reason::Automatic(BoardEnd::Draw(AutomaticDraw::SeventyFiveMoves)))
+    );
+    assert_eq!(r.moves.len(), 2);
+}
+
+#[test]
+fn illegal_move_loses() {
+    let r = play(START, &["e2e5"], &GameConfig::default());
+    assert_eq!(r.outcome, Outcome::BlackWins);
+    assert!(matches!(r.reason, Reason::IllegalMove { side: Color::White, .. }), "{:?}", r.reason);
+    assert_eq!(r.reason.termination_tag(), "rules infraction");
+    assert_eq!(r.restart, [true, false]);
+}
+
+fn flag_game(fen: &str) -> GameRecord {
+    let cfg = GameConfig {
+        limits: Limits::Clock(TimeControl::parse("0.1+0").unwrap()),
+        flag_grace: Duration::from_millis(50),
+        ..GameConfig::default()
+    };
+    let start = pos(fen);
+    let mut slow = Scripted::new(&[]);
+    slow.delay = Duration::from_millis(300);
+    let mut fast = Scripted::new(&[]);
+    play_game(&start, &mut slow, &mut fast, &cfg)
+}
+
+#[test]
+fn flag_fall_loses_when_the_opponent_can_mate() {
+    let r = flag_game("r3k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+    assert_eq!((r.outcome, r.reason.clone()), (Outcome::BlackWins, Reason::TimeForfeit(Color::White)));
+    assert_eq!(r.reason.termination_tag(), "time forfeit");
+}
+
+#[test]
+fn flag_fall_draws_when_the_opponent_cannot_mate() {
+    // FIDE 6.9: Black has a bare king (and K+N v K+Q would be the same).
+    let r = flag_game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::TimeForfeitNoMate(Color::White)));
+}
+
+#[test]
+fn score_adjudication() {
+    let cfg = GameConfig {
+        adjudication: Adjudication { resign: Some((3, 400)), draw: None },
+        claim_draws: false,
+        ..GameConfig::default()
+    };
+    let start = pos(START);
+    let (mut w, mut b) = (Scripted::new(&SHUFFLE), Scripted::new(&SHUFFLE));
+    w.score = Some(Score::Cp(500));
+    b.score = Some(Score::Cp(450)); // from White's side: both agree White is winning
+    let r = play_game(&start, &mut w, &mut b, &cfg);
+    assert_eq!((r.outcome, r.reason.clone()), (Outcome::WhiteWins, Reason::ResignAdjudication(Color::White)));
+    assert_eq!(r.moves.len(), 6);
+
+    let cfg = GameConfig {
+        adjudication: Adjudication { resign: None, draw: Some((2, 10, 1)) },
+        claim_draws: false,
+        ..GameConfig::default()
+    };
+    let (mut w, mut b) = (Scripted::new(&SHUFFLE), Scripted::new(&SHUFFLE));
+    w.score = Some(Score::Cp(5));
+    b.score = Some(Score::Cp(-3));
+    let r = play_game(&start, &mut w, &mut b, &cfg);
+    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::DrawAdjudication));
+    assert_eq!(r.moves.len(), 4);
+}
+
+fn random_factory(seed: u64) -> PlayerFactory {
+    let counter = Arc::new(std::sync::atomic::AtomicU64::new(seed));
+    Arc::new(move || {
+        let s = counter.fetch_add(1000, std::sync::atomic::Ordering::SeqCst);
+        Ok(Box::new(Scripted::random(s)) as Box<dyn Player>)
+    })
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-selfplay-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn match_config(a: PlayerFactory, b: PlayerFactory, games: usize) -> MatchConfig {
+    MatchConfig {
+        game: GameConfig { stall_timeout: Duration::from_secs(2), ..GameConfig::default() },
+        openings: vec![pos(START)],
+        games,
+        repeat: true,
+        concurrency: 1,
+        sprt: None,
+        pgn: None,
+        datagen: None,
+        event: "test".into(),
+        time_control: "-".into(),
+        progress: false,
+        a,
+        b,
+    }
+}
+
+fn fake_engine(mode: &'static str) -> PlayerFactory {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_uci.py");
+    Arc::new(move || {
+        let spec = EngineSpec {
+            name: None,
+            program: "python3".into(),
+            args: vec![script.display().to_string(), mode.to_string()],
+            options: vec![],
+        };
+        UciEngine::start(spec, Duration::from_secs(10)).map(|e| Box::new(e) as Box<dyn Player>)
+    })
+}
+
+fn misbehaving(mode: &'static str) -> (Tally, [u64; 2], [u64; 2]) {
+    let s = run_match(match_config(random_factory(1), fake_engine(mode), 4)).unwrap();
+    assert_eq!(s.tally.games(), 4, "the match goes on after every forfeit");
+    for (_, a_white, rec) in &s.records {
+        let fake = if *a_white { Color::Black } else { Color::White };
+        assert_eq!(rec.outcome, Outcome::win_for(fake.flip()), "{:?}", rec.reason);
+        assert!(!rec.moves.is_empty(), "the fake engine plays one move before misbehaving");
+    }
+    (s.tally, s.incidents.illegal_moves, s.incidents.disconnects)
+}
+
+#[test]
+fn crashing_engine_loses_and_is_restarted() {
+    let (t, illegal, disc) = misbehaving("crash");
+    assert_eq!((t.wins, t.losses), (4, 0));
+    assert_eq!((illegal, disc), ([0, 0], [0, 4]));
+}
+
+#[test]
+fn engine_sending_illegal_moves_loses() {
+    let (t, illegal, disc) = misbehaving("illegal");
+    assert_eq!(t.wins, 4);
+    assert_eq!((illegal, disc), ([0, 4], [0, 0]));
+    let (t, illegal, _) = misbehaving("garbage");
+    assert_eq!((t.wins, illegal), (4, [0, 4]));
+}
+
+#[test]
+fn stalled_engine_loses() {
+    let (t, _, disc) = misbehaving("stall");
+    assert_eq!((t.wins, disc), (4, [0, 4]));
+}
+
+#[test]
+fn missing_engine_is_an_error_not_a_panic() {
+    let missing: PlayerFactory = Arc::new(|| {
+        UciEngine::start(EngineSpec::program("/nonexistent/engine"), Duration::from_secs(1))
+            .map(|e| Box::new(e) as Box<dyn Player>)
+    });
+    let err = run_match(match_config(random_factory(1), missing, 2)).expect_err("must fail");
+    assert!(err.to_string().contains("/nonexistent/engine"), "{err}");
+}
+
+/// Random games (both sides), written as PGN, replayed by python-chess.
+#[test]
+fn pgn_is_valid_for_python_chess() {
+    let pgn = tmp("random.pgn");
+    let data = tmp("random.data");
+    let mut cfg = match_config(random_factory(7), random_factory(99), 12);
+    cfg.concurrency = 2;
+    cfg.pgn = Some(pgn.clone());
+    cfg.datagen = Some(data.clone());
+    cfg.game.datagen_skip_plies = Some(8);
+    cfg.openings = openings::parse_epd(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
+         # a comment\n\
+         r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 ; id \"x\"\n\
+         4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1\n",
+    )
+    .unwrap();
+    let mut no_claim = match_config(random_factory(3), random_factory(4), 4);
+    no_claim.game.claim_draws = false;
+    no_claim.pgn = Some(tmp("noclaim.pgn"));
+    let s = run_match(cfg).unwrap();
+    run_match(no_claim).unwrap();
+    assert_eq!(s.tally.games(), 12);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 12);
+    assert!(text.contains("[SetUp \"1\"]") && text.contains("[FEN \"4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1\"]"));
+    // Random players report no score, so there is no training data; the file exists.
+    assert!(data.exists());
+    for file in [pgn, tmp("noclaim.pgn")] {
+        let out = Command::new("python3")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/check_pgn.py"))
+            .arg(&file)
+            .output();
+        match out {
+            Err(e) => {
+                eprintln!(
+                    "SKIPPED python-chess PGN check: cannot run python3 ({e}); install python3 and `pip install chess`"
+                );
+                return;
+            }
+            Ok(o) if o.status.code() == Some(77) => {
+                eprintln!(
+                    "SKIPPED python-chess PGN check: python-chess is not installed. Integrator: add `pip install chess` to .ci/setup"
+                );
+                return;
+            }
+            Ok(o) => {
+                let stdout = String::from_utf8_lossy(&o.stdout);
+                assert!(o.status.success(), "python-chess disagrees:\n{stdout}{}", String::from_utf8_lossy(&o.stderr));
+                eprintln!("{}: {}", file.display(), stdout.trim());
+            }
+        }
+    }
+}
+
+#[test]
+fn pgn_openings_are_read() {
+    attacks::init();
+    let v = openings::parse_pgn(
+        "[Event \"x\"]\n[Site \"?\"]\n\n1. e4 {best} e5 2. Nf3 (2. f4 exf4) Nc6 3. Bb5 a6 *\n\n\
+         [Event \"y\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1\"]\n\n1. O-O Kd7 1/2-1/2\n",
+    )
+    .unwrap();
+    assert_eq!(v.len(), 2);
+    assert_eq!(v[0].to_fen(), "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4");
+    assert_eq!(v[1].to_fen(), "8/3k4/8/8/8/8/8/R4RK1 w - - 2 2");
+    assert!(openings::parse_pgn("1. e5 *").is_err());
+}
+
+#[test]
+fn statistics_match_known_values() {
+    assert!((stats::elo_from_score(0.75) - 190.848_501_887_865).abs() < 1e-9);
+    assert!((stats::elo_from_score(0.5)).abs() < 1e-12);
+    assert!((stats::score_from_elo(190.848_501_887_865) - 0.75).abs() < 1e-12);
+    assert!((stats::los(10, 5) - 0.901_647_198_770_526_6).abs() < 1e-6);
+    assert_eq!(stats::los(0, 0), 0.5);
+    assert!((stats::erf(1.0) - 0.842_700_792_949_714_9).abs() < 2e-7);
+
+    let t = Tally { wins: 60, draws: 20, losses: 40, penta: [0; 5] };
+    let e = t.elo();
+    assert!((e.elo - 58.451_214_271_295_23).abs() < 1e-6, "{e}");
+    assert!((e.low - 2.112_982_571_619_727).abs() < 1e-6, "{e}");
+    assert!((e.high - 118.040_294_144_985_3).abs() < 1e-6, "{e}");
+
+    let sprt = Sprt::parse("elo0=0 elo1=5 alpha=0.05 beta=0.05").unwrap();
+    let (lo, hi) = sprt.bounds();
+    assert!((lo + 2.944_438_979_166_440_3).abs() < 1e-12 && (hi - 2.944_438_979_166_440_3).abs() < 1e-12);
+    let (llr, model) = sprt.llr(&t);
+    assert_eq!(model, SprtModel::Trinomial);
+    assert!((llr - 0.341_849_371_245_607_4).abs() < 1e-9, "{llr}");
+    assert_eq!(sprt.decision(&t), SprtDecision::Continue);
+
+    let p = Tally { penta: [5, 20, 50, 30, 10], ..Tally::default() };
+    let (llr, model) = sprt.llr(&p);
+    assert_eq!(model, SprtModel::Pentanomial);
+    assert!((llr - 0.570_001_680_166_828_3).abs() < 1e-9, "{llr}");
+
+    let strong = Tally { wins: 600, draws: 200, losses: 200, penta: [0; 5] };
+    assert_eq!(sprt.decision(&strong), SprtDecision::AcceptH1);
+    let weak = Tally { wins: 200, draws: 200, losses: 600, penta: [0; 5] };
+    assert_eq!(sprt.decision(&weak), SprtDecision::AcceptH0);
+
+    for bad in ["", "elo0=5 elo1=0", "elo0=0", "elo0=0 elo1=5 alpha=2", "elo0=x elo1=5", "elo0=0 elo1=5 gamma=1"] {
+        assert!(Sprt::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn bad_command_lines_are_refused_cleanly() {
+    let exe = env!("CARGO_BIN_EXE_arbiter");
+    for args in [
+        vec!["selfplay", "--tc", "abc"],
+        vec!["selfplay", "--tc", "0+0"],
+        vec!["selfplay", "--openings", "/nonexistent/book.epd", "--nodes", "10"],
+        vec!["selfplay", "--opponent", "option.Hash=1", "--nodes", "10"],
+        vec!["selfplay", "--opponent", "cmd=\"unbalanced", "--nodes", "10"],
+        vec!["selfplay", "--sprt", "elo0=5 elo1=0", "--nodes", "10"],
+        vec!["selfplay", "--a", "Hash", "--nodes", "10"],
+        vec!["selfplay", "--games", "0", "--nodes", "10"],
+        vec!["selfplay", "--a-cmd", "/nonexistent/engine", "--nodes", "10", "--games", "1", "--quiet"],
+    ] {
+        let out = Command::new(exe).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr.contains("error"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+fn check_with_python_chess(file: &std::path::Path) {
+    let out = Command::new("python3")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/check_pgn.py"))
+        .arg(file)
+        .output();
+    match out {
+        Err(e) => eprintln!("SKIPPED python-chess PGN check: cannot run python3 ({e})"),
+        Ok(o) if o.status.code() == Some(77) => eprintln!(
+            "SKIPPED python-chess PGN check: python-chess is not installed. Integrator: add `pip install chess` to .ci/setup"
+        ),
+        Ok(o) => {
+            let stdout = String::from_utf8_lossy(&o.stdout);
+            assert!(o.status.success(), "python-chess disagrees:\n{stdout}{}", String::from_utf8_lossy(&o.stderr));
+            eprintln!("{}: {}", file.display(), stdout.trim());
+        }
+    }
+}
+
+/// Arbiter in-process against Arbiter as a separate UCI process (this crate's binary).
+#[test]
+fn in_process_against_uci_process() {
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_arbiter"));
+    let a: PlayerFactory = Arc::new(|| {
+        InProcess::new("Arbiter in-process", &[("Hash".into(), "4".into())]).map(|e| Box::new(e) as Box<dyn Player>)
+    });
+    let b: PlayerFactory = Arc::new(move || {
+        let spec = EngineSpec { options: vec![("Hash".into(), "4".into())], ..EngineSpec::program(exe.clone()) };
+        UciEngine::start(spec, Duration::from_secs(10)).map(|e| Box::new(e) as Box<dyn Player>)
+    });
+    let pgn = tmp("arbiter.pgn");
+    let data = tmp("arbiter.data");
+    let mut cfg = match_config(a, b, 4);
+    cfg.game.limits = Limits::Nodes(800);
+    cfg.game.datagen_skip_plies = Some(4);
+    cfg.openings = openings::parse_epd(
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n\
+         8/8/4k3/8/8/3QK3/8/8 w - - 0 1\n",
+    )
+    .unwrap();
+    cfg.pgn = Some(pgn.clone());
+    cfg.datagen = Some(data.clone());
+    cfg.concurrency = 2;
+    let s = run_match(cfg).unwrap();
+    assert_eq!(s.tally.games(), 4);
+    let i = &s.incidents;
+    assert_eq!((i.illegal_moves, i.time_losses, i.disconnects), ([0, 0], [0, 0], [0, 0]));
+    assert_eq!(s.b_name, format!("Arbiter {}", env!("CARGO_PKG_VERSION")));
+    // K+Q v K: whoever has the queen mates.
+    for (idx, a_white, rec) in &s.records {
+        if *idx >= 2 {
+            assert_eq!(rec.outcome, Outcome::WhiteWins, "game {idx} ({a_white}): {}", rec.reason);
+        }
+        assert!(rec.moves.iter().all(|m| m.score.is_some() && m.depth.is_some()));
+    }
+    let text = std::fs::read_to_string(&data).unwrap();
+    assert!(!text.is_empty());
+    for line in text.lines() {
+        let parts: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(parts.len(), 3, "{line}");
+        let p = Position::from_fen(parts[0]).unwrap();
+        assert!(!p.in_check(), "{line}");
+        parts[1].parse::<i32>().unwrap();
+        assert!(["1.0", "0.5", "0.0"].contains(&parts[2]), "{line}");
+    }
+    check_with_python_chess(&pgn);
+}
+
+#[test]
+fn in_process_with_a_clock() {
+    let a: PlayerFactory =
+        Arc::new(|| InProcess::new("A", &[("Hash".into(), "4".into())]).map(|e| Box::new(e) as Box<dyn Player>));
+    let b: PlayerFactory =
+        Arc::new(|| InProcess::new("B", &[("Hash".into(), "4".into())]).map(|e| Box::new(e) as Box<dyn Player>));
+    let mut cfg = match_config(a, b, 2);
+    cfg.game.limits = Limits::Clock(TimeControl::parse("0.5+0.01").unwrap());
+    cfg.time_control = cfg.game.limits.pgn_tag();
+    cfg.openings = openings::parse_epd("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\n").unwrap();
+    let pgn = tmp("clock.pgn");
+    cfg.pgn = Some(pgn.clone());
+    let s = run_match(cfg).unwrap();
+    assert_eq!(s.incidents.time_losses, [0, 0]);
+    assert_eq!(s.tally.wins, 1, "the side with the back-rank mate wins each game: {:?}", s.tally);
+    assert_eq!(s.tally.losses, 1);
+    assert!(std::fs::read_to_string(&pgn).unwrap().contains("[TimeControl \"0.5+0.01\"]"));
+    check_with_python_chess(&pgn);
+}
+
+#[test]
+fn sprt_stops_the_match_early() {
+    let mut cfg = match_config(random_factory(5), fake_engine("crash"), 200);
+    cfg.sprt = Some(Sprt::parse("elo0=0 elo1=10").unwrap());
+    let s = run_match(cfg).unwrap();
+    assert_eq!(s.sprt, Some(SprtDecision::AcceptH1));
+    assert!(s.tally.games() < 40, "{} games", s.tally.games());
+    assert_eq!(s.tally.losses, 0);
+}
+
+#[test]
+fn command_line_match_end_to_end() {
+    let pgn = tmp("cli.pgn");
+    let data = tmp("cli.data");
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["selfplay", "--nodes", "400", "--games", "2", "--repeat", "--concurrency", "2", "--quiet"])
+        .args(["--a", "Hash=4", "--b", "Hash=4 Move Overhead=20", "--sprt", "elo0=0 elo1=5", "--datagen-skip", "2"])
+        .arg("--pgn")
+        .arg(&pgn)
+        .arg("--datagen")
+        .arg(&data)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    for needle in ["W ", "Elo difference", "LOS", "SPRT elo0=0 elo1=5", "pentanomial", "Incidents"] {
+        assert!(stdout.contains(needle), "no '{needle}' in:\n{stdout}");
+    }
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 2);
+    assert!(text.contains("[White \"Arbiter") && text.contains("[TimeControl \"-\"]"));
+    assert!(!std::fs::read_to_string(&data).unwrap().is_empty());
+    check_with_python_chess(&pgn);
+}
