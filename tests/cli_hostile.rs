@@ -87,7 +87,9 @@ fn run(n: usize, seed: u64) {
             .into_iter()
             .map(|a| OsString::from_vec(a.into_vec().into_iter().map(|b| b.max(1)).collect()))
             .collect();
-        let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).args(&args).output().expect("run arbiter");
+        // In the scratch directory: a soup may contain `--svg <word>`, a relative file.
+        let out =
+            Command::new(env!("CARGO_BIN_EXE_arbiter")).args(&args).current_dir(&dir).output().expect("run arbiter");
         let stderr = String::from_utf8_lossy(&out.stderr);
         let Some(code) = out.status.code() else { panic!("killed by a signal: {:?} {args:?}", out.status) };
         assert!(!stderr.contains("panicked"), "panic for {args:?}:\n{stderr}");
