@@ -133,3 +133,19 @@ fn a_malformed_result_tag_reads_and_writes_as_unknown() {
     assert_eq!(read_pgn(&text).unwrap()[0].moves, g.moves);
     assert_eq!(read_pgn("[Result \"½-½\"]\n\n1. e4\n").unwrap()[0].result, "1/2-1/2");
 }
+
+#[test]
+fn a_comment_word_starting_with_percent_survives_line_wrapping() {
+    // Found by probing the writer after fuzzing: wrapping a long comment put '%aaaa' in the
+    // first column, which the reader takes for an escape line and drops (unbalanced '{').
+    let text = format!("1. e4 {{{}}} e5 *", "%aaaa ".repeat(40));
+    let games = read_pgn(&text).unwrap();
+    let written = write_pgn(&games[0]).unwrap();
+    let back = read_pgn(&written).unwrap_or_else(|e| panic!("{e}\n{written}"));
+    assert_eq!(back[0].moves, games[0].moves);
+    let words = |c: &Option<String>| c.as_deref().unwrap_or("").split_whitespace().count();
+    assert_eq!(words(&back[0].comments[0]), 40);
+    // A real escape line (first column) is still skipped, in tags and movetext.
+    let games = read_pgn("% generated\n[Event \"x\"]\n\n1. e4\n%skip this e5\ne5 *\n").unwrap();
+    assert_eq!(games[0].moves.len(), 2);
+}

@@ -156,6 +156,9 @@ pub fn write_pgn(game: &PgnGame) -> Result<String, PgnError> {
         }
         if !line.is_empty() {
             line.push(' ');
+        } else if t.starts_with('%') {
+            // A comment word starting a line must not look like a '%' escape line.
+            line.push(' ');
         }
         line.push_str(&t);
     }
@@ -174,7 +177,8 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
         let mut tags = Vec::new();
         while let Some(&l) = lines.peek() {
             let t = l.trim();
-            if t.is_empty() || t.starts_with('%') {
+            // '%' escapes a line only in the first column (PGN standard 6).
+            if t.is_empty() || l.starts_with('%') {
                 lines.next();
                 continue;
             }
@@ -193,7 +197,7 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                 break;
             }
             lines.next();
-            if t.starts_with('%') {
+            if l.starts_with('%') {
                 continue;
             }
             // Track an open brace comment across lines, so a '[' inside a comment is not a tag.
