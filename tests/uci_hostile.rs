@@ -8,7 +8,8 @@
 //! own parser and move checker (what the session does: `position` is all or nothing).
 //!
 //! Inputs the protocol makes long on purpose are not sent: `quit`, `bench` and `go perft`
-//! (they run to completion in the input thread by design).
+//! (they run to completion in the input thread by design), nor `Threads` above 4 (64
+//! threads are tested in resource_limits.rs; here they would only load the machine).
 //!
 //! CI: 12 sessions x 150 lines. Long run:
 //! `ARBITER_UCI_FUZZ_LINES=1000000 cargo test --release --test uci_hostile -- --ignored --nocapture`.
@@ -170,6 +171,14 @@ fn simulate(bytes: &[u8], pos: &mut Position) -> Effect {
         match cmd {
             Command::Quit | Command::Bench(_) => return Effect::Unsendable,
             Command::Go(g) if g.perft.is_some() => return Effect::Unsendable,
+            // Many search threads are a resource test of their own (resource_limits.rs);
+            // here they would only load the machine.
+            Command::SetOption { name, value }
+                if name.eq_ignore_ascii_case("threads")
+                    && value.as_deref().and_then(|v| v.trim().parse::<i64>().ok()).is_some_and(|n| n > 4) =>
+            {
+                return Effect::Unsendable
+            }
             Command::Go(_) => searches.push(next),
             Command::IsReady => isready += 1,
             Command::Position { base, moves } => {
