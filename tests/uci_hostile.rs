@@ -9,7 +9,8 @@
 //!
 //! Inputs the protocol makes long on purpose are not sent: `quit`, `bench` and `go perft`
 //! (they run to completion in the input thread by design), nor `Threads` above 4 (64
-//! threads are tested in resource_limits.rs; here they would only load the machine).
+//! threads are tested in resource_limits.rs; here they would only load the machine), nor
+//! `Hash` above 256 MB (allocated and zeroed in the input thread: seconds for gigabytes).
 //!
 //! CI: 12 sessions x 150 lines. Long run:
 //! `ARBITER_UCI_FUZZ_LINES=1000000 cargo test --release --test uci_hostile -- --ignored --nocapture`.
@@ -25,6 +26,28 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 const HANG: Duration = Duration::from_secs(10);
+
+thread_local! {
+    /// The last inputs sent, for the failure message.
+    static RECENT: std::cell::RefCell<VecDeque<Vec<u8>>> = const { std::cell::RefCell::new(VecDeque::new()) };
+}
+
+fn recent_inputs() -> String {
+    RECENT.with(|r| {
+        r.borrow()
+            .iter()
+            .map(|b| {
+                let s = String::from_utf8_lossy(b);
+                let head: String = s.chars().take(200).collect();
+                format!(
+                    "  {head:?}{}",
+                    if s.chars().count() > 200 { format!(" ... ({} bytes)", b.len()) } else { String::new() }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
 
 const VALID: &[&str] = &[
     "isready",
@@ -179,6 +202,14 @@ fn simulate(bytes: &[u8], pos: &mut Position) -> Effect {
             {
                 return Effect::Unsendable
             }
+            // A big table is allocated and zeroed in the input thread by design (6.5 GB took
+            // over 10 s on the loaded machine): sizes above 256 MB belong to resource_limits.rs.
+            Command::SetOption { name, value }
+                if name.eq_ignore_ascii_case("hash")
+                    && value.as_deref().and_then(|v| v.trim().parse::<i64>().ok()).is_some_and(|n| n > 256) =>
+            {
+                return Effect::Unsendable
+            }
             Command::Go(_) => searches.push(next),
             Command::IsReady => isready += 1,
             Command::Position { base, moves } => {
@@ -243,8 +274,16 @@ fn sync(e: &mut Engine, pending: &mut VecDeque<Position>, extra: &mut usize, sta
         let left = (sent + HANG).saturating_duration_since(Instant::now());
         let Some(line) = e.next_line(left) else {
             panic!(
-                "no readyok within {HANG:?} (hang); last output:\n{}",
-                e.seen.iter().rev().take(30).rev().cloned().collect::<Vec<_>>().join("\n")
+                "no readyok within {HANG:?} (hang); last inputs:\n{}\nlast output:\n{}",
+                recent_inputs(),
+                e.seen
+                    .iter()
+                    .rev()
+                    .take(30)
+                    .rev()
+                    .map(|l| l.chars().take(300).collect::<String>())
+                    .collect::<Vec<_>>()
+                    .join("\n")
             );
         };
         if line == "readyok" && *extra > 0 {
@@ -276,6 +315,13 @@ fn session(seed: u64, lines: usize, stats: &mut Stats) {
         extra += isready;
         stats.bytes += bytes.len() + 1;
         bytes.push(b'\n');
+        RECENT.with(|r| {
+            let mut r = r.borrow_mut();
+            r.push_back(bytes.clone());
+            if r.len() > 12 {
+                r.pop_front();
+            }
+        });
         e.send_raw(&bytes);
         sent += 1;
         stats.inputs += 1;
