@@ -109,3 +109,43 @@ fn reads_en_passant_marks_and_zero_castling() {
     assert_eq!(games[0].moves[4].to_uci(), "e5d6");
     assert_eq!(games[0].moves[10].to_uci(), "e1g1");
 }
+
+#[test]
+fn a_closing_brace_without_a_comment_is_an_error_not_a_hang() {
+    // Found by tests/fuzz_parsers.rs: a stray '}' made the reader loop forever.
+    for text in ["1. e4 } e5 *", "}", "1. e4 e5 {ok} } 2. Nf3 *", "[Event \"x\"]\n\n}\n"] {
+        let err = read_pgn(text).unwrap_err();
+        assert!(err.to_string().contains("unbalanced '}'"), "{text:?}: {err}");
+    }
+    assert_eq!(read_pgn("1. e4 {a} e5 *").unwrap()[0].moves.len(), 2);
+}
+
+#[test]
+fn a_malformed_result_tag_reads_and_writes_as_unknown() {
+    // Found by tests/fuzz_parsers.rs: `[Result "1-*0"]` was copied to the movetext on
+    // writing, which then did not read back.
+    let games = read_pgn("[Result \"1-*0\"]\n\n1. e4\n").unwrap();
+    assert_eq!(games[0].result, "*");
+    let mut g = games[0].clone();
+    g.result = "1-*0".to_string();
+    let text = write_pgn(&g).unwrap();
+    assert!(text.contains("[Result \"*\"]") && text.trim_end().ends_with("1. e4 *"), "{text}");
+    assert_eq!(read_pgn(&text).unwrap()[0].moves, g.moves);
+    assert_eq!(read_pgn("[Result \"½-½\"]\n\n1. e4\n").unwrap()[0].result, "1/2-1/2");
+}
+
+#[test]
+fn a_comment_word_starting_with_percent_survives_line_wrapping() {
+    // Found by probing the writer after fuzzing: wrapping a long comment put '%aaaa' in the
+    // first column, which the reader takes for an escape line and drops (unbalanced '{').
+    let text = format!("1. e4 {{{}}} e5 *", "%aaaa ".repeat(40));
+    let games = read_pgn(&text).unwrap();
+    let written = write_pgn(&games[0]).unwrap();
+    let back = read_pgn(&written).unwrap_or_else(|e| panic!("{e}\n{written}"));
+    assert_eq!(back[0].moves, games[0].moves);
+    let words = |c: &Option<String>| c.as_deref().unwrap_or("").split_whitespace().count();
+    assert_eq!(words(&back[0].comments[0]), 40);
+    // A real escape line (first column) is still skipped, in tags and movetext.
+    let games = read_pgn("% generated\n[Event \"x\"]\n\n1. e4\n%skip this e5\ne5 *\n").unwrap();
+    assert_eq!(games[0].moves.len(), 2);
+}

@@ -34,7 +34,7 @@ pub enum PgnError {
     Move { game: usize, ply: usize, token: String, error: SanError },
     /// A tag line is broken (`[Name "value"]` expected).
     Tag { game: usize, line: String },
-    /// A `(` without `)`, `{` without `}`, or a `)` without `(`.
+    /// A `(` without `)`, `{` without `}`, or a `)` or `}` without its opening bracket.
     Unbalanced { game: usize, what: char },
 }
 
@@ -84,7 +84,12 @@ fn escape_tag(v: &str) -> String {
 /// position, so the SAN is always correct; an illegal move is an error naming it.
 pub fn write_pgn(game: &PgnGame) -> Result<String, PgnError> {
     let start = game.start_position().map_err(|error| PgnError::Fen { game: 1, error })?;
-    let result = if game.result.is_empty() { "*" } else { game.result.as_str() };
+    // Anything but the four game-termination markers would not read back: written as `*`.
+    let result = match game.result.as_str() {
+        "½-½" => "1/2-1/2",
+        r if is_result(r) => r,
+        _ => "*",
+    };
     let mut out = String::new();
     for name in SEVEN_TAG_ROSTER {
         let value = if name == "Result" { result.to_string() } else { game.tag(name).unwrap_or("?").to_string() };
@@ -151,6 +156,9 @@ pub fn write_pgn(game: &PgnGame) -> Result<String, PgnError> {
         }
         if !line.is_empty() {
             line.push(' ');
+        } else if t.starts_with('%') {
+            // A comment word starting a line must not look like a '%' escape line.
+            line.push(' ');
         }
         line.push_str(&t);
     }
@@ -169,7 +177,8 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
         let mut tags = Vec::new();
         while let Some(&l) = lines.peek() {
             let t = l.trim();
-            if t.is_empty() || t.starts_with('%') {
+            // '%' escapes a line only in the first column (PGN standard 6).
+            if t.is_empty() || l.starts_with('%') {
                 lines.next();
                 continue;
             }
@@ -188,7 +197,7 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                 break;
             }
             lines.next();
-            if t.starts_with('%') {
+            if l.starts_with('%') {
                 continue;
             }
             // Track an open brace comment across lines, so a '[' inside a comment is not a tag.
@@ -275,6 +284,8 @@ fn parse_game(index: usize, tags: Vec<(String, String)>, movetext: &str) -> Resu
                     i += 1;
                 }
             }
+            // A '}' outside a comment (it would otherwise end an empty token forever).
+            '}' => return Err(PgnError::Unbalanced { game: index, what: '}' }),
             '(' => {
                 variation_depth += 1;
                 i += 1;
@@ -329,7 +340,12 @@ fn parse_game(index: usize, tags: Vec<(String, String)>, movetext: &str) -> Resu
     }
     game.comments.resize(game.moves.len(), None);
     if game.result.is_empty() {
-        game.result = game.tag("Result").unwrap_or("*").to_string();
+        game.result = match game.tag("Result") {
+            Some("½-½") => "1/2-1/2".to_string(),
+            Some(r) if is_result(r) => r.to_string(),
+            // A missing or malformed Result tag: the result is unknown.
+            _ => "*".to_string(),
+        };
     }
     Ok(game)
 }

@@ -1,6 +1,8 @@
 //! A small driver for the built binary: send lines, wait for output lines.
 #![allow(dead_code)]
 
+pub mod hostile;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
