@@ -29,7 +29,7 @@ def parse_args():
     p.add_argument("--tc", default="2+0.05", help="base+increment in seconds")
     p.add_argument("--hash", type=int, default=64)
     p.add_argument("--opp-option", action="append", default=[])
-    p.add_argument("--openings", default="/work/shared/data/openings.epd")
+    p.add_argument("--openings", default="tests/data/openings.epd")
     p.add_argument("--max-plies", type=int, default=400)
     return p.parse_args()
 
