@@ -293,7 +293,18 @@ impl<'a, 'b> Worker<'a, 'b> {
         if self.nodes & 255 != 0 {
             return false;
         }
+        self.poll_stop()
+    }
+
+    /// The every-256-nodes part of [`Self::check_stop`], kept out of line so the per-node
+    /// part stays small in the hot loops.
+    #[inline(never)]
+    fn poll_stop(&mut self) -> bool {
         self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        // A syscall: every 1024 nodes (~0.7 ms) is often enough.
+        if self.nodes & 1023 == 0 && self.sh.control.input_pending() {
+            std::thread::yield_now();
+        }
         if self.sh.control.is_stopped() || self.sh.abort.load(Ordering::Relaxed) {
             self.stopped = true;
         } else if self.is_main() {

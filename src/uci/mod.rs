@@ -1,5 +1,6 @@
 //! The UCI front end: `protocol` turns text into commands, `session` executes them.
 
+pub mod input;
 pub mod protocol;
 pub mod session;
 
@@ -9,6 +10,7 @@ use std::io::BufRead;
 /// Runs the UCI loop on stdin/stdout until `quit` or end of input.
 pub fn run_stdio() {
     let mut session = Session::new(Out::stdout());
+    session.set_input_probe(input::stdin_pending);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut buf = Vec::new();

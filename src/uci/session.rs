@@ -61,6 +61,8 @@ pub struct Session {
     game: Game,
     debug: bool,
     search: Option<Running>,
+    /// Tells a running search that a command is waiting (see `SearchControl::with_input_probe`).
+    input_probe: Option<fn() -> bool>,
 }
 
 fn lock(engine: &Mutex<Engine>) -> MutexGuard<'_, Engine> {
@@ -106,7 +108,20 @@ impl Session {
                 Engine::new(opts).unwrap_or_else(|e| panic!("cannot allocate the engine: {e}"))
             }
         };
-        Session { out, engine: Arc::new(Mutex::new(engine)), game: Game::startpos(), debug: false, search: None }
+        Session {
+            out,
+            engine: Arc::new(Mutex::new(engine)),
+            game: Game::startpos(),
+            debug: false,
+            search: None,
+            input_probe: None,
+        }
+    }
+
+    /// Where input comes from a file descriptor the search can poll (the stdin loop), so a
+    /// busy search can make room for the input thread at once.
+    pub fn set_input_probe(&mut self, probe: fn() -> bool) {
+        self.input_probe = Some(probe);
     }
 
     pub fn position(&self) -> &Position {
@@ -284,7 +299,11 @@ impl Session {
             ponder: g.ponder,
             searchmoves,
         };
-        let control = Arc::new(SearchControl::for_limits(&limits));
+        let mut control = SearchControl::for_limits(&limits);
+        if let Some(probe) = self.input_probe {
+            control = control.with_input_probe(probe);
+        }
+        let control = Arc::new(control);
         let engine = Arc::clone(&self.engine);
         let out = self.out.clone();
         let pos = *self.game.current();
