@@ -10,18 +10,8 @@ use arbiter::chess::movegen::legal_moves;
 use arbiter::chess::{Move, MoveKind, Position};
 use std::collections::HashMap;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
+mod common;
+use common::rng::Rng;
 
 fn to_cozy(m: Move) -> cozy_chess::Move {
     // cozy-chess writes castling as "king takes own rook".
@@ -106,7 +96,7 @@ fn run(positions_wanted: usize, seed: u64) -> usize {
     let mut castling_positions = 0;
     let mut promotion_positions = 0;
     while checked < positions_wanted {
-        let fen = &starts[rng.below(starts.len() as u64) as usize];
+        let fen = &starts[rng.below(starts.len())];
         let mut pos = Position::from_fen(fen).expect("suite FEN");
         let mut board: cozy_chess::Board = fen.parse().expect("cozy parses suite FEN");
         let mut by_key: HashMap<u64, cozy_chess::Board> = HashMap::new();
@@ -156,7 +146,7 @@ fn run(positions_wanted: usize, seed: u64) -> usize {
             }
             let side = ply % 2;
             let total: u64 = ours.iter().map(|&m| weight(&pos, m, last[side])).sum();
-            let mut pick = rng.below(total);
+            let mut pick = rng.below_u64(total);
             let mut chosen = ours.get(0);
             for &m in ours.iter() {
                 let w = weight(&pos, m, last[side]);

@@ -17,18 +17,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
+mod common;
+use common::rng::Rng;
 
 /// Longest acceptable wait for any answer: a hang detector, not a performance bound.
 const HANG: Duration = Duration::from_secs(10);
@@ -120,7 +110,7 @@ fn random_position(rng: &mut Rng, openings: &[&str]) -> (String, Position) {
     let (mut cmd, mut pos) = if rng.below(3) == 0 {
         ("position startpos".to_string(), Position::startpos())
     } else {
-        let fen = openings[rng.below(openings.len() as u64) as usize];
+        let fen = openings[rng.below(openings.len())];
         (format!("position fen {fen}"), Position::from_fen(fen).expect("opening FEN"))
     };
     let n = rng.below(12);
@@ -130,7 +120,7 @@ fn random_position(rng: &mut Rng, openings: &[&str]) -> (String, Position) {
         if list.is_empty() {
             break;
         }
-        let m = list.get(rng.below(list.len() as u64) as usize);
+        let m = list.get(rng.below(list.len()));
         moves.push(m.to_string());
         pos = pos.make_move(m);
     }
@@ -162,7 +152,7 @@ fn run_sequence(e: &mut Engine, rng: &mut Rng, openings: &[&str], stats: &mut St
     for _ in 0..1 + rng.below(6) {
         match rng.below(10) {
             0 => {
-                let hash = [1, 2, 8, 16, 33][rng.below(5) as usize];
+                let hash = [1, 2, 8, 16, 33][rng.below(5)];
                 e.send(&format!("setoption name Hash value {hash}"));
             }
             1 => {
@@ -217,7 +207,7 @@ fn search(e: &mut Engine, rng: &mut Rng, pos: &Position, stats: &mut Stats) {
             // Infinite or ponder, then stop (or ponderhit) after a random pause.
             let ponder = rng.below(2) == 0;
             e.send(if ponder { "go ponder wtime 2000 btime 2000" } else { "go infinite" });
-            let pause = Duration::from_millis(rng.below(80));
+            let pause = Duration::from_millis(rng.below_u64(80));
             e.quiet_for(pause);
             if ponder && rng.below(2) == 0 {
                 e.send("ponderhit");
@@ -243,7 +233,7 @@ fn search(e: &mut Engine, rng: &mut Rng, pos: &Position, stats: &mut Stats) {
             e.send(&format!("go mate {}", 1 + rng.below(3)));
             // A mate search may end by itself or run long where there is no mate: stop it
             // either way; exactly one bestmove must come (checked by the next wait_for).
-            std::thread::sleep(Duration::from_millis(rng.below(50)));
+            std::thread::sleep(Duration::from_millis(rng.below_u64(50)));
             e.send("stop");
         }
     }

@@ -2,6 +2,7 @@
 //! command becomes `Command::Unknown`, bad parts become [`ParseError`]s the session
 //! reports as `info string` lines.
 
+use crate::engine::Limits;
 use std::fmt;
 use std::time::Duration;
 
@@ -15,17 +16,9 @@ pub enum PositionBase {
 /// The parameters of `go`, as text-level values (moves are checked by the session).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoParams {
-    pub wtime: Option<Duration>,
-    pub btime: Option<Duration>,
-    pub winc: Option<Duration>,
-    pub binc: Option<Duration>,
-    pub movestogo: Option<u32>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub mate: Option<u32>,
-    pub movetime: Option<Duration>,
-    pub infinite: bool,
-    pub ponder: bool,
+    /// Every search limit of `go`. `limits.searchmoves` stays empty: moves can only be
+    /// read against the position, so their text is kept in `searchmoves`.
+    pub limits: Limits,
     pub searchmoves: Vec<String>,
     /// `go perft N` (an extension).
     pub perft: Option<u32>,
@@ -214,18 +207,18 @@ fn parse_go(args: &[&str], warnings: &mut Vec<ParseError>) -> GoParams {
         };
         let ms = Duration::from_millis;
         match t {
-            "wtime" => g.wtime = number(&mut i).map(ms),
-            "btime" => g.btime = number(&mut i).map(ms),
-            "winc" => g.winc = number(&mut i).map(ms),
-            "binc" => g.binc = number(&mut i).map(ms),
-            "movestogo" => g.movestogo = number(&mut i).map(|n| n.min(u32::MAX as u64) as u32),
-            "depth" => g.depth = number(&mut i).map(|n| n.min(1000) as u32),
-            "nodes" => g.nodes = number(&mut i),
-            "mate" => g.mate = number(&mut i).map(|n| n.min(1000) as u32),
-            "movetime" => g.movetime = number(&mut i).map(ms),
+            "wtime" => g.limits.wtime = number(&mut i).map(ms),
+            "btime" => g.limits.btime = number(&mut i).map(ms),
+            "winc" => g.limits.winc = number(&mut i).map(ms),
+            "binc" => g.limits.binc = number(&mut i).map(ms),
+            "movestogo" => g.limits.movestogo = number(&mut i).map(|n| n.min(u32::MAX as u64) as u32),
+            "depth" => g.limits.depth = number(&mut i).map(|n| n.min(1000) as u32),
+            "nodes" => g.limits.nodes = number(&mut i),
+            "mate" => g.limits.mate = number(&mut i).map(|n| n.min(1000) as u32),
+            "movetime" => g.limits.movetime = number(&mut i).map(ms),
             "perft" => g.perft = number(&mut i).map(|n| n.min(64) as u32),
-            "infinite" => g.infinite = true,
-            "ponder" => g.ponder = true,
+            "infinite" => g.limits.infinite = true,
+            "ponder" => g.limits.ponder = true,
             "searchmoves" => {
                 while i < args.len() && crate::chess::notation::parse_uci_squares(args[i]).is_some() {
                     g.searchmoves.push(args[i].to_string());
@@ -267,11 +260,11 @@ mod tests {
         let Command::Go(g) = cmd("go wtime 1000 btime -5 winc 10 movestogo 5 searchmoves e2e4 d2d4 ponder") else {
             panic!()
         };
-        assert_eq!(g.wtime, Some(Duration::from_millis(1000)));
-        assert_eq!(g.btime, Some(Duration::ZERO));
-        assert_eq!(g.movestogo, Some(5));
+        assert_eq!(g.limits.wtime, Some(Duration::from_millis(1000)));
+        assert_eq!(g.limits.btime, Some(Duration::ZERO));
+        assert_eq!(g.limits.movestogo, Some(5));
         assert_eq!(g.searchmoves, vec!["e2e4".to_string(), "d2d4".to_string()]);
-        assert!(g.ponder);
+        assert!(g.limits.ponder);
         assert!(matches!(cmd("frobnicate"), Command::Unknown(_)));
     }
 

@@ -285,20 +285,7 @@ impl Session {
                 Err(e) => self.out.info_string(&format!("warning: searchmoves: {e} (ignored)")),
             }
         }
-        let limits = Limits {
-            wtime: g.wtime,
-            btime: g.btime,
-            winc: g.winc,
-            binc: g.binc,
-            movestogo: g.movestogo,
-            depth: g.depth,
-            nodes: g.nodes,
-            mate: g.mate,
-            movetime: g.movetime,
-            infinite: g.infinite,
-            ponder: g.ponder,
-            searchmoves,
-        };
+        let limits = Limits { searchmoves, ..g.limits };
         let mut control = SearchControl::for_limits(&limits);
         if let Some(probe) = self.input_probe {
             control = control.with_input_probe(probe);

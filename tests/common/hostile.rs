@@ -3,27 +3,7 @@
 //! samples, very long lines. Deterministic (xorshift), so a failure names its seed.
 #![allow(dead_code)]
 
-/// xorshift64: fast, deterministic, good enough to drive generators.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-    /// True with probability 1/n.
-    pub fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-}
+pub use super::rng::Rng;
 
 /// Numbers at the edges of every integer type a parser might use, and almost-numbers.
 pub const BOUNDARY_NUMBERS: &[&str] = &[
