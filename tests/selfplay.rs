@@ -240,6 +240,7 @@ fn match_config(a: PlayerFactory, b: PlayerFactory, games: usize) -> MatchConfig
         event: "test".into(),
         time_control: "-".into(),
         progress: false,
+        keep_records: true,
         a,
         b,
     }

@@ -268,6 +268,7 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
         datagen: args.datagen.clone(),
         event: args.event.clone(),
         progress: !args.quiet,
+        keep_records: false,
         a,
         b,
     })

@@ -31,6 +31,10 @@ pub struct MatchConfig {
     pub event: String,
     pub time_control: String,
     pub progress: bool,
+    /// Keep every game's record in [`MatchSummary::records`] (tests, tools). Off for the
+    /// command line: games are written to PGN as they end, and a long match must not grow
+    /// in memory with the number of games (each record is ~18 KB: moves, clocks, comments).
+    pub keep_records: bool,
     pub a: PlayerFactory,
     pub b: PlayerFactory,
 }
@@ -52,7 +56,7 @@ pub struct MatchSummary {
     pub incidents: Incidents,
     pub sprt: Option<SprtDecision>,
     pub elapsed: Duration,
-    /// Every game's record, by game index (for tests and tools).
+    /// Every game's record, by game index, when [`MatchConfig::keep_records`]; else empty.
     pub records: Vec<(usize, bool, GameRecord)>,
 }
 
@@ -191,7 +195,9 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
             }
         }
         log::info!("game {} {} - {}: {} ({})", index + 1, rec.white, rec.black, rec.outcome.pgn(), rec.reason);
-        records.push((index, a_white, rec));
+        if cfg.keep_records {
+            records.push((index, a_white, rec));
+        }
         if let Some(sprt) = &cfg.sprt {
             let d = sprt.decision(&tally);
             if d != SprtDecision::Continue && sprt_decision.is_none() {
