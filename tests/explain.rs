@@ -6,7 +6,7 @@ use arbiter::chess::{Color, Piece, PieceType, Square};
 use arbiter::rules::explain::{CastlingLoss, CheckAnswer};
 use arbiter::rules::text::{note_text, reason_text, Note};
 use arbiter::rules::{
-    explain, explain_for_uci, json, AutomaticDraw, DrawClaim, Game, Lang, Outcome, Reason, ReasonCode,
+    explain, explain_for_uci, json, AutomaticDraw, DeadReason, DrawClaim, Game, Lang, Outcome, Reason, ReasonCode,
 };
 use std::process::Command;
 
@@ -367,7 +367,8 @@ fn every_code_and_note_has_both_languages() {
         Note::LegalMoves { side: Color::White, count: 20 },
         Note::Checkmate { loser: Color::Black },
         Note::Stalemate { side: Color::Black },
-        Note::DeadPosition,
+        Note::DeadPosition { reason: DeadReason::InsufficientMaterial },
+        Note::DeadPosition { reason: DeadReason::FrozenPawns },
         Note::FivefoldRepetition,
         Note::SeventyFiveMoves,
         Note::MateBeatsSeventyFive,
@@ -550,4 +551,24 @@ fn nonsense_never_panics() {
         let _ = json::explanation(&ex, Lang::Zh);
         let _ = arbiter::rules::svg::explanation_svg(&g, &ex, Lang::En);
     }
+}
+
+#[test]
+fn a_frozen_pawn_wall_is_explained_as_a_dead_position() {
+    // g3-g4 closes the last file: no king can ever get at a pawn, no check can be given.
+    let g = game(Some("8/8/3k4/p1p1p1p1/P1P1P3/3K2P1/8/8 w - - 0 1"), "");
+    assert!(!g.report().dead_position);
+    let g = game(Some("8/8/3k4/p1p1p1p1/P1P1P3/3K2P1/8/8 w - - 0 1"), "g4");
+    let r = g.report();
+    assert!(r.dead_position && !r.insufficient_material);
+    assert_eq!(r.dead_reason, Some(DeadReason::FrozenPawns));
+    assert_eq!(r.automatic_draw, Some(AutomaticDraw::DeadPosition));
+    assert!(json::report(&r).contains(r#""dead_position":true,"automatic_draw":"dead_position""#));
+    let en = explain_for_uci(&g, "", Lang::En).join("\n");
+    assert!(en.contains("every pawn is blocked for good") && en.contains("5.2.2"), "{en}");
+    let zh = explain_for_uci(&g, "", Lang::Zh).join("\n");
+    assert!(zh.contains("死局") && zh.contains("永久封锁"), "{zh}");
+    // Any move after it is refused: the game is over.
+    let lines = explain_for_uci(&g, "Kd2", Lang::En);
+    assert!(lines[0].contains("illegal") || lines.iter().any(|l| l.contains("over")), "{lines:?}");
 }

@@ -35,6 +35,11 @@ fn dead_positions_and_the_traps() {
     assert!(!dead("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"), "a pawn can promote");
     let g = game(Some("4k3/8/8/8/8/8/3r4/2B1K3 w - - 0 1"), "Kxd2");
     assert_eq!(g.report().automatic_draw, Some(AutomaticDraw::DeadPosition));
+    // A frozen pawn wall (5.2.2 beyond material): the kings can never meet a pawn.
+    assert!(dead("8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/8/8 w - - 0 1"), "closed wall");
+    assert!(!dead("8/8/3k4/p1p1p3/P1P1P3/3K4/8/8 w - - 0 1"), "an open file: a king walks round");
+    let g = game(Some("8/8/3k4/p1p1p1p1/P1P1P3/3K2P1/8/8 w - - 0 1"), "g4");
+    assert_eq!(g.outcome(), Some(Outcome::Draw(AutomaticDraw::DeadPosition)));
 }
 
 #[test]

@@ -69,9 +69,9 @@ fn draws_by_rule_score_zero() {
 fn repetition_steers_the_search() {
     let fen = "rnbqkbnr/pppppppp/8/8/8/8/8/4K1N1 w kq - 0 1";
     let mut e = Engine::new(EngineOptions::default()).expect("engine");
-    // White, hopelessly behind, repeats.
-    let (r, _) =
-        search_with(&mut e, fen, &["g1f3", "g8f6", "f3g1", "f6g8"], Limits { depth: Some(6), ..Limits::default() });
+    // White, hopelessly behind, repeats for the third time (a draw).
+    let dance = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let (r, _) = search_with(&mut e, fen, &dance.repeat(2), Limits { depth: Some(6), ..Limits::default() });
     assert_eq!(r.best.map(|m| m.to_string()), Some("g1f3".into()));
     assert_eq!(r.score, Score::Cp(0));
     // Black, far ahead, avoids repeating.
@@ -83,6 +83,34 @@ fn repetition_steers_the_search() {
     );
     assert_ne!(r.best.map(|m| m.to_string()), Some("f6g8".into()));
     assert!(matches!(r.score, Score::Cp(c) if c > 500) || matches!(r.score, Score::Mate(n) if n > 0));
+}
+
+#[test]
+fn a_second_occurrence_before_the_root_is_not_a_draw() {
+    // Black to move in C; then ...Kg8 Qd2 Kh8, and White (a queen up) may go back to C
+    // with Qd1: only its second occurrence, so not a draw; after a third it is one.
+    let c = "7k/8/8/8/8/8/8/3Q2K1 b - - 0 1";
+    let back = Limits { depth: Some(3), searchmoves: Vec::new(), ..Limits::default() };
+    let only_qd1 = |moves: &[&str]| {
+        let mut pos = Position::from_fen(c).expect("fen");
+        for m in moves {
+            pos = pos.make_move(parse_uci_move(&pos, m).expect("move"));
+        }
+        vec![parse_uci_move(&pos, "d2d1").expect("Qd1")]
+    };
+    let mut e = Engine::new(EngineOptions::default()).expect("engine");
+    let once = ["h8g8", "d1d2", "g8h8"];
+    let limits = Limits { searchmoves: only_qd1(&once), ..back.clone() };
+    let (r, _) = search_with(&mut e, c, &once, limits);
+    assert!(
+        matches!(r.score, Score::Cp(cp) if cp > 500) || matches!(r.score, Score::Mate(n) if n > 0),
+        "{:?}",
+        r.score
+    );
+    let twice = ["h8g8", "d1d2", "g8h8", "d2d1", "h8g8", "d1d2", "g8h8"];
+    let limits = Limits { searchmoves: only_qd1(&twice), ..back };
+    let (r, _) = search_with(&mut e, c, &twice, limits);
+    assert_eq!(r.score, Score::Cp(0), "third occurrence of C");
 }
 
 #[test]

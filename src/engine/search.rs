@@ -568,21 +568,36 @@ impl<'a, 'b> Worker<'a, 'b> {
         best
     }
 
-    /// Draw by rule at an interior node: fifty moves, insufficient material, repetition.
+    /// Draw by rule at an interior node: fifty moves, dead position (insufficient material,
+    /// or a frozen pawn wall: only in king-and-pawn positions, rejected cheaply otherwise),
+    /// repetition.
     fn is_draw(&self, pos: &Position) -> bool {
         if pos.halfmove_clock() >= 100 && (!pos.in_check() || has_legal_move(pos)) {
             return true;
         }
-        if pos.insufficient_material() {
+        if pos.insufficient_material() || crate::rules::dead::frozen_pawn_wall(pos) {
             return true;
         }
+        // Repetition: a position that already occurred after the root is scored a draw at
+        // once (whoever could avoid the repeat did not); one that only occurred at or before
+        // the root counts as a draw when this is its third occurrence (FIDE 9.2), since a
+        // second occurrence ends nothing and the opponent may still deviate.
         let key = pos.key();
         let n = self.keys.len();
+        let root = self.sh.history.len(); // index of the root's key in `keys`
         let reach = (pos.halfmove_clock() as usize).min(n);
+        let mut earlier = 0;
         let mut i = 2;
         while i <= reach {
-            if self.keys[n - i] == key {
-                return true;
+            let j = n - i;
+            if self.keys[j] == key {
+                if j > root {
+                    return true;
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return true;
+                }
             }
             i += 2;
         }

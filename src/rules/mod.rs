@@ -1,9 +1,11 @@
 //! The Laws beyond movement: the referee (game state, draws), PGN, and the explain mode.
 
+pub mod dead;
 pub mod mating;
 pub mod pgn;
 pub mod referee;
 
+pub use dead::DeadReason;
 pub use referee::{AutomaticDraw, ClaimWithMove, DrawClaim, Game, GameError, Outcome, PositionReport};
 pub mod explain;
 pub mod text;

@@ -9,6 +9,7 @@
 //! (an en-passant square counts only when the capture is legal), so repetition is counted
 //! by comparing keys.
 
+use super::dead::DeadReason;
 use crate::chess::notation::{self, SanError};
 use crate::chess::{movegen, Bitboard, Color, FenError, Move, Piece, Position, Square};
 use std::fmt;
@@ -166,7 +167,12 @@ impl Game {
     /// The game's result if it has ended by the Laws (checkmate or an automatic draw).
     /// Claimable draws do not end the game.
     pub fn outcome(&self) -> Option<Outcome> {
-        outcome_of(&self.current, self.repetitions(), movegen::has_legal_move(&self.current))
+        outcome_of(
+            &self.current,
+            self.repetitions(),
+            movegen::has_legal_move(&self.current),
+            super::dead::dead_position(&self.current),
+        )
     }
 }
 
@@ -277,8 +283,10 @@ pub struct PositionReport {
     pub stalemate: bool,
     /// Dead by material alone (`Position::insufficient_material`).
     pub insufficient_material: bool,
-    /// Dead position (5.2.2) as far as recognised: currently the material cases.
+    /// Dead position (5.2.2) as far as recognised (`rules::dead`): material, frozen pawns.
     pub dead_position: bool,
+    /// Why it is dead, when `dead_position`.
+    pub dead_reason: Option<DeadReason>,
     pub automatic_draw: Option<AutomaticDraw>,
     /// Claims available now, with the condition already on the board (9.2.1.2, 9.3.2).
     pub claimable_draws: Vec<DrawClaim>,
@@ -289,7 +297,7 @@ pub struct PositionReport {
     pub halfmove_clock: u16,
 }
 
-fn outcome_of(pos: &Position, repetitions: u32, has_moves: bool) -> Option<Outcome> {
+fn outcome_of(pos: &Position, repetitions: u32, has_moves: bool, dead: Option<DeadReason>) -> Option<Outcome> {
     if !has_moves {
         return Some(if pos.in_check() {
             Outcome::Checkmate { winner: pos.side_to_move().flip() }
@@ -297,7 +305,7 @@ fn outcome_of(pos: &Position, repetitions: u32, has_moves: bool) -> Option<Outco
             Outcome::Draw(AutomaticDraw::Stalemate)
         });
     }
-    if pos.insufficient_material() {
+    if dead.is_some() {
         Some(Outcome::Draw(AutomaticDraw::DeadPosition))
     } else if repetitions >= 5 {
         Some(Outcome::Draw(AutomaticDraw::FivefoldRepetition))
@@ -315,7 +323,8 @@ impl PositionReport {
     pub fn new(pos: &Position, keys: &[u64]) -> PositionReport {
         let moves = movegen::legal_moves(pos);
         let repetitions = count_in_window(keys, pos.halfmove_clock(), pos.key()).max(1);
-        let outcome = outcome_of(pos, repetitions, !moves.is_empty());
+        let dead_reason = super::dead::dead_position(pos);
+        let outcome = outcome_of(pos, repetitions, !moves.is_empty(), dead_reason);
         let automatic_draw = match outcome {
             Some(Outcome::Draw(d)) => Some(d),
             _ => None,
@@ -362,7 +371,8 @@ impl PositionReport {
             checkmate: matches!(outcome, Some(Outcome::Checkmate { .. })),
             stalemate: outcome == Some(Outcome::Draw(AutomaticDraw::Stalemate)),
             insufficient_material: pos.insufficient_material(),
-            dead_position: pos.insufficient_material(),
+            dead_position: dead_reason.is_some(),
+            dead_reason,
             automatic_draw,
             claimable_draws,
             claimable_with_move,

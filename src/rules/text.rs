@@ -5,6 +5,7 @@
 //! Chinese uses the usual terms: 将军, 将杀, 逼和, 王车易位, 吃过路兵, 升变, 牵制, 三次重复,
 //! 五十回合, 子力不足, 死局; citations in full-width parentheses `（FIDE 3.9.2）`.
 
+use super::dead::DeadReason;
 use super::explain::{CastlingLoss, CheckAnswer, Explanation, Lang, MoveCategory, Placed, Reason};
 use super::referee::{AutomaticDraw, DrawClaim, Outcome, PositionReport};
 use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
@@ -33,7 +34,9 @@ pub enum Note {
     Stalemate {
         side: Color,
     },
-    DeadPosition,
+    DeadPosition {
+        reason: DeadReason,
+    },
     FivefoldRepetition,
     SeventyFiveMoves,
     /// Mate on (or after) the 150th half-move: the mate stands (9.6.2).
@@ -68,7 +71,7 @@ impl Note {
             Note::LegalMoves { .. } => "3.10",
             Note::Checkmate { .. } => "5.1.1",
             Note::Stalemate { .. } => "5.2.1",
-            Note::DeadPosition => "5.2.2",
+            Note::DeadPosition { .. } => "5.2.2",
             Note::FivefoldRepetition => "9.6.1",
             Note::SeventyFiveMoves | Note::MateBeatsSeventyFive => "9.6.2",
             Note::Repetitions { .. } => "9.2.3",
@@ -885,9 +888,16 @@ fn note_en(n: &Note) -> String {
         Note::Stalemate { side } => {
             format!("Stalemate: {} has no legal move and is not in check. The game is drawn.", color_en(*side))
         }
-        Note::DeadPosition => "Dead position: neither player can checkmate by any series of legal moves \
-                               (insufficient material). The game is drawn."
-            .to_string(),
+        Note::DeadPosition { reason } => format!(
+            "Dead position: neither player can checkmate by any series of legal moves ({}). The game is drawn.",
+            match reason {
+                DeadReason::InsufficientMaterial => "insufficient material",
+                DeadReason::FrozenPawns => {
+                    "every pawn is blocked for good and neither king can reach a pawn it could capture, \
+                     so no check can ever be given"
+                }
+            }
+        ),
         Note::FivefoldRepetition => {
             "The same position has now appeared five times: the game is drawn automatically.".to_string()
         }
@@ -950,7 +960,13 @@ fn note_zh(n: &Note) -> String {
         Note::Stalemate { side } => {
             format!("逼和：{}没有任何合法着法，也没有被将军，对局为和棋。", color_zh(*side))
         }
-        Note::DeadPosition => "死局：双方都无法通过任何合法着法序列将杀对方（子力不足），对局为和棋。".to_string(),
+        Note::DeadPosition { reason } => format!(
+            "死局：双方都无法通过任何合法着法序列将杀对方（{}），对局为和棋。",
+            match reason {
+                DeadReason::InsufficientMaterial => "子力不足",
+                DeadReason::FrozenPawns => "所有的兵都被永久封锁，任何一方的王都无法吃到可吃的兵，因此再也不可能将军",
+            }
+        ),
         Note::FivefoldRepetition => "同一局面已经出现五次，自动判和。".to_string(),
         Note::SeventyFiveMoves => "双方各已连续走了 75 步，期间没有吃子也没有兵的移动，自动判和。".to_string(),
         Note::MateBeatsSeventyFive => {
@@ -1009,7 +1025,11 @@ pub fn report_notes(r: &PositionReport, after_move: bool) -> Vec<Note> {
     }
     match r.automatic_draw {
         Some(AutomaticDraw::Stalemate) => v.push(Note::Stalemate { side }),
-        Some(AutomaticDraw::DeadPosition) => v.push(Note::DeadPosition),
+        Some(AutomaticDraw::DeadPosition) => {
+            if let Some(reason) = r.dead_reason {
+                v.push(Note::DeadPosition { reason });
+            }
+        }
         Some(AutomaticDraw::FivefoldRepetition) => v.push(Note::FivefoldRepetition),
         Some(AutomaticDraw::SeventyFiveMoves) => v.push(Note::SeventyFiveMoves),
         None => {}

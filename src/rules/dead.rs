@@ -1,0 +1,154 @@
+//! FIDE 5.2.2: the game is drawn when a position has arisen in which neither player can
+//! checkmate the opponent's king with any series of legal moves (a "dead position").
+//!
+//! Recognised, each by a proof that no check can ever be given again (so no mate):
+//! - insufficient material ([`Position::insufficient_material`]): K v K, K+minor v K,
+//!   bishops all on one square colour;
+//! - a frozen pawn wall ([`frozen_pawn_wall`]): only kings and pawns, every pawn blocked for
+//!   good and no king able to reach a pawn it could take.
+//!
+//! A `false` means "not shown to be dead", never "a mate exists": other dead positions
+//! (walls with bishops, for example) are not recognised.
+
+use crate::chess::attacks::king_attacks;
+use crate::chess::movegen::legal_moves;
+use crate::chess::{Bitboard, Color, PieceType, Position};
+
+/// Why a position is dead (5.2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadReason {
+    /// [`Position::insufficient_material`].
+    InsufficientMaterial,
+    /// [`frozen_pawn_wall`].
+    FrozenPawns,
+}
+
+/// Dead position (5.2.2) as far as recognised (see the module documentation), and why.
+pub fn dead_position(pos: &Position) -> Option<DeadReason> {
+    if pos.insufficient_material() {
+        Some(DeadReason::InsufficientMaterial)
+    } else if frozen_pawn_wall(pos) {
+        Some(DeadReason::FrozenPawns)
+    } else {
+        None
+    }
+}
+
+/// True when [`dead_position`] recognises the position as dead.
+pub fn is_dead_position(pos: &Position) -> bool {
+    dead_position(pos).is_some()
+}
+
+/// Only kings and pawns; every pawn stands directly behind another pawn (so it can never
+/// advance, as that pawn never leaves); no pawn can capture now (then none ever can: the
+/// pawns never move, and a king may not step onto a square a pawn attacks); the side to
+/// move is not in check; and neither king can reach a square next to an enemy pawn that
+/// no other enemy pawn defends (so no pawn is ever taken). The pawns are then fixed for
+/// ever, only pawns could give check, and a fixed pawn gives none: no checkmate is possible.
+///
+/// Each king's reachable squares are over-approximated (the other king is ignored), which
+/// can only make the answer "not dead" more often, never wrongly "dead".
+pub fn frozen_pawn_wall(pos: &Position) -> bool {
+    let pawns = pos.pieces(PieceType::Pawn);
+    if pawns.is_empty() || (pos.occupied() & !pawns & !pos.pieces(PieceType::King)).nonempty() {
+        return false;
+    }
+    if pos.in_check() {
+        return false;
+    }
+    // Every pawn has a pawn directly in front of it.
+    for color in Color::ALL {
+        let ours = pos.pieces_of(color, PieceType::Pawn);
+        if (ours.forward(color) & !pawns).nonempty() {
+            return false;
+        }
+    }
+    // No pawn move at all now: no capture, no en passant (pushes are blocked already).
+    // With only kings and pawns there are no pins, so "pseudo-legal" and "legal" agree.
+    if legal_moves(pos).iter().any(|m| pos.piece_at(m.from()).is_some_and(|p| p.kind == PieceType::Pawn)) {
+        return false;
+    }
+    for color in Color::ALL {
+        let enemy = color.flip();
+        let enemy_pawns = pos.pieces_of(enemy, PieceType::Pawn);
+        let guarded = enemy_pawns.pawn_attacks(enemy);
+        // Squares this king may ever stand on: free of pawns and of enemy pawn attacks.
+        let walkable = !pawns & !guarded;
+        let region = flood(Bitboard::from_square(pos.king_square(color)), walkable);
+        if (spread(region) & enemy_pawns & !guarded).nonempty() {
+            return false; // an undefended enemy pawn within reach: it could be taken
+        }
+    }
+    true
+}
+
+/// Every square adjacent to a square of `set`.
+fn spread(set: Bitboard) -> Bitboard {
+    set.squares().fold(Bitboard::EMPTY, |acc, sq| acc | king_attacks(sq))
+}
+
+/// The squares of `allowed` a king can walk to from `start` (start itself included).
+fn flood(start: Bitboard, allowed: Bitboard) -> Bitboard {
+    let mut region = start;
+    loop {
+        let next = region | (spread(region) & allowed);
+        if next == region {
+            return region;
+        }
+        region = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dead(fen: &str) -> bool {
+        is_dead_position(&Position::from_fen(fen).expect("test FEN"))
+    }
+
+    #[test]
+    fn a_closed_wall_with_the_kings_on_either_side_is_dead() {
+        assert!(dead("8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/8/8 w - - 0 1"));
+        assert!(dead("8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/8/8 b - - 0 1"));
+        // A chain with pawns behind pawns of their own colour.
+        assert!(dead("4k3/8/8/p1p1p1p1/P1P1P1P1/P7/8/4K3 w - - 0 1"));
+    }
+
+    #[test]
+    fn an_open_file_or_a_weak_pawn_is_not_dead() {
+        // No g/h pawns: the kings walk round and can reach e5/e4.
+        assert!(!dead("8/8/3k4/p1p1p3/P1P1P3/3K4/8/8 w - - 0 1"));
+        // A pawn that can still advance.
+        assert!(!dead("8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/7P/8 w - - 0 1"));
+        // A capture is available now.
+        assert!(!dead("8/8/3k4/p1p1p2p/P1P1P1P1/3K4/8/8 w - - 0 1"));
+        // Any piece besides kings and pawns.
+        assert!(!dead("8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/8/7B w - - 0 1"));
+    }
+
+    #[test]
+    fn a_king_inside_the_enemy_camp_may_take_an_undefended_pawn() {
+        // The white king on h6 has crossed: g5 is defended by nothing, so Kxg5 is possible.
+        assert!(!dead("8/8/3k3K/p1p1p1p1/P1P1P1P1/8/8/8 w - - 0 1"));
+        // A blocked K+P v K+P: either king walks round and takes the other pawn.
+        assert!(!dead("4k3/8/8/1p6/1P6/8/8/K7 w - - 0 1"));
+    }
+
+    #[test]
+    fn en_passant_now_is_a_pawn_move() {
+        // White has just played c2-c4; without the e.p. chance the wall is closed.
+        assert!(!dead("8/8/3k4/p1p1p1p1/PpP1P1P1/1P6/4K3/8 b - c3 0 1"));
+        assert!(dead("8/8/3k4/p1p1p1p1/PpP1P1P1/1P6/4K3/8 b - - 0 1"));
+    }
+
+    #[test]
+    fn material_cases_are_still_dead() {
+        assert!(dead("8/8/4k3/8/8/4K3/8/8 w - - 0 1"));
+        assert!(dead("8/8/4k3/8/8/4KB2/8/8 w - - 0 1"));
+        let p = |f: &str| Position::from_fen(f).expect("test FEN");
+        assert_eq!(dead_position(&p("8/8/4k3/8/8/4K3/8/8 w - - 0 1")), Some(DeadReason::InsufficientMaterial));
+        assert_eq!(dead_position(&p("8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/8/8 w - - 0 1")), Some(DeadReason::FrozenPawns));
+        assert_eq!(dead_position(&Position::startpos()), None);
+    }
+}
