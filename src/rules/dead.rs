@@ -48,11 +48,20 @@ pub fn is_dead_position(pos: &Position) -> bool {
 ///
 /// Each king's reachable squares are over-approximated (the other king is ignored), which
 /// can only make the answer "not dead" more often, never wrongly "dead".
+///
+/// Inline quick reject (not king-and-pawn only), since the search asks at every node.
+#[inline]
 pub fn frozen_pawn_wall(pos: &Position) -> bool {
     let pawns = pos.pieces(PieceType::Pawn);
     if pawns.is_empty() || (pos.occupied() & !pawns & !pos.pieces(PieceType::King)).nonempty() {
         return false;
     }
+    kings_and_pawns_frozen(pos, pawns)
+}
+
+/// [`frozen_pawn_wall`] once only kings and `pawns` are on the board.
+#[inline(never)]
+fn kings_and_pawns_frozen(pos: &Position, pawns: Bitboard) -> bool {
     if pos.in_check() {
         return false;
     }
