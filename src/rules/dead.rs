@@ -34,11 +34,6 @@ pub fn dead_position(pos: &Position) -> Option<DeadReason> {
     }
 }
 
-/// True when [`dead_position`] recognises the position as dead.
-pub fn is_dead_position(pos: &Position) -> bool {
-    dead_position(pos).is_some()
-}
-
 /// Only kings and pawns; every pawn stands directly behind another pawn (so it can never
 /// advance, as that pawn never leaves); no pawn can capture now (then none ever can: the
 /// pawns never move, and a king may not step onto a square a pawn attacks); the side to
@@ -113,7 +108,7 @@ mod tests {
     use super::*;
 
     fn dead(fen: &str) -> bool {
-        is_dead_position(&Position::from_fen(fen).expect("test FEN"))
+        dead_position(&Position::from_fen(fen).expect("test FEN")).is_some()
     }
 
     #[test]

@@ -370,7 +370,7 @@ impl PositionReport {
             legal_moves: moves.len(),
             checkmate: matches!(outcome, Some(Outcome::Checkmate { .. })),
             stalemate: outcome == Some(Outcome::Draw(AutomaticDraw::Stalemate)),
-            insufficient_material: pos.insufficient_material(),
+            insufficient_material: dead_reason == Some(DeadReason::InsufficientMaterial),
             dead_position: dead_reason.is_some(),
             dead_reason,
             automatic_draw,
