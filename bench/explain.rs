@@ -3,7 +3,8 @@
 //! middlegame positions. The bar is < 1 ms per move. Run: `cargo bench --bench explain`.
 
 use arbiter::chess::attacks;
-use arbiter::rules::{explain, Game};
+use arbiter::explain::explain;
+use arbiter::rules::Game;
 use std::hint::black_box;
 use std::time::Instant;
 

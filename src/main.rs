@@ -49,7 +49,7 @@ enum Command {
         depth: u32,
     },
     /// Explain, citing the FIDE Laws, whether a move is legal and why (or report on the position).
-    Explain(arbiter::rules::cli::ExplainArgs),
+    Explain(arbiter::tools::explain::ExplainArgs),
     /// Play matches between two engines (in-process or any UCI engine), judged by the FIDE referee.
     Selfplay(Box<arbiter::tools::selfplay::SelfplayArgs>),
 }
@@ -72,7 +72,7 @@ fn main() -> ExitCode {
             eprintln!("time {:.2} s", r.elapsed.as_secs_f64());
             ExitCode::SUCCESS
         }
-        Some(Command::Explain(args)) => arbiter::rules::cli::run_explain(args),
+        Some(Command::Explain(args)) => arbiter::tools::explain::run(args),
         Some(Command::Selfplay(args)) => arbiter::tools::selfplay::run(*args),
         None => {
             arbiter::uci::run_stdio();

@@ -3,11 +3,11 @@
 //! languages, CLI exit codes.
 
 use arbiter::chess::{Color, Piece, PieceType, Square};
-use arbiter::rules::explain::{CastlingLoss, CheckAnswer};
-use arbiter::rules::text::{note_text, reason_text, Note};
-use arbiter::rules::{
-    explain, explain_for_uci, json, AutomaticDraw, DeadReason, DrawClaim, Game, Lang, Outcome, Reason, ReasonCode,
+use arbiter::explain::{
+    explain, explain_for_uci, json, note_text, reason_text, Castling, CastlingLoss, CheckAnswer, Lang, Line, Note,
+    Reason, ReasonCode,
 };
+use arbiter::rules::{AutomaticDraw, DeadReason, DrawClaim, Game, Outcome};
 use std::process::Command;
 
 fn game(fen: Option<&str>, moves: &str) -> Game {
@@ -19,7 +19,7 @@ fn game(fen: Option<&str>, moves: &str) -> Game {
 fn ask(fen: Option<&str>, moves: &str, mv: &str) -> (bool, Vec<&'static str>, Vec<String>, Option<String>) {
     let ex = explain(&game(fen, moves), mv);
     let squares = ex.reasons.first().map(|r| r.squares().iter().map(|s| s.to_string()).collect()).unwrap_or_default();
-    (ex.legal, ex.codes(), squares, ex.san)
+    (ex.is_legal(), ex.codes(), squares, ex.san().map(String::from))
 }
 
 fn illegal(fen: &str, moves: &str, mv: &str, codes: &[&str]) {
@@ -44,8 +44,8 @@ fn contract_example_pinned_rook() {
     assert!(j.contains(r#""after":null"#));
     // A pinned piece may capture its pinner.
     let ex = explain(&g, "Rxe8");
-    assert!(ex.legal);
-    assert_eq!(ex.san.as_deref(), Some("Rxe8+"));
+    assert!(ex.is_legal());
+    assert_eq!(ex.san(), Some("Rxe8+"));
     assert!(ex.codes().contains(&"pinned_along_line"));
     let j = json::explanation(&ex, Lang::En);
     assert!(j.contains(r#""san":"Rxe8+""#) && j.contains(r#""after":{"fen":"#) && j.contains(r#""check":true"#), "{j}");
@@ -58,7 +58,7 @@ fn drill_mate_and_protected_queen() {
     assert!(ok);
     assert_eq!(san.as_deref(), Some("Qg7#"));
     let ex = explain(&game(Some("7k/8/5KQ1/8/8/8/8/8 w - - 0 1"), ""), "Qg7");
-    let after = ex.after.expect("after");
+    let after = ex.after().expect("after");
     assert!(after.checkmate && after.automatic_draw.is_none());
     // Kxg7 is illegal: the f6 king protects the queen (and kings may not touch).
     let (ok, codes, squares, _) = ask(Some("7k/r5Q1/5K2/8/8/8/8/8 b - - 0 1"), "", "Kxg7");
@@ -159,13 +159,13 @@ fn drill_en_passant_only_immediately() {
 fn drill_promotion_stalemate_versus_check() {
     let fen = "8/k1P5/2K5/8/8/8/8/8 w - - 0 1";
     let ex = explain(&game(Some(fen), ""), "c8=Q");
-    assert!(ex.legal);
-    let after = ex.after.expect("after");
+    assert!(ex.is_legal());
+    let after = ex.after().expect("after");
     assert!(after.stalemate);
     assert_eq!(after.automatic_draw, Some(AutomaticDraw::Stalemate));
     let ex = explain(&game(Some(fen), ""), "c8=N");
-    assert_eq!(ex.san.as_deref(), Some("c8=N+"));
-    assert!(!ex.after.expect("after").stalemate);
+    assert_eq!(ex.san(), Some("c8=N+"));
+    assert!(!ex.after().expect("after").stalemate);
     illegal(fen, "", "c8", &["promotion_required"]);
     illegal(fen, "", "c7c8k", &["bad_promotion_piece"]);
     illegal("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "", "e2e3q", &["bad_promotion_piece"]);
@@ -178,24 +178,24 @@ fn drill_stalemate_and_draws() {
     assert!(explain(&game(Some("7k/5K2/6Q1/8/8/8/8/8 b - - 0 1"), ""), "Kg8").codes()[0] == "game_over");
     let dance = "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1";
     let ex = explain(&game(None, dance), "Ng8");
-    let after = ex.after.expect("after");
+    let after = ex.after().expect("after");
     assert_eq!(after.claimable_draws, vec![DrawClaim::ThreefoldRepetition]);
-    assert!(json::report(&after).contains(r#""claimable_draws":["threefold_repetition"]"#));
+    assert!(json::report(after).contains(r#""claimable_draws":["threefold_repetition"]"#));
     let j = json::report(&game(None, dance).report());
     assert!(j.contains(r#""claimable_with_move":[{"move":"f6g8","san":"Ng8","draw":"threefold_repetition"}]"#), "{j}");
     // Fifty-move claim at half-move 100; automatic at 150 unless the move mates.
     let ex = explain(&game(Some("4k3/8/8/8/8/8/8/R3K3 w - - 99 80"), ""), "Ra2");
-    assert_eq!(ex.after.expect("after").claimable_draws, vec![DrawClaim::FiftyMoves]);
+    assert_eq!(ex.after().expect("after").claimable_draws, vec![DrawClaim::FiftyMoves]);
     let ex = explain(&game(Some("4k3/8/8/8/8/8/8/R3K3 w - - 149 100"), ""), "Ra2");
-    assert_eq!(ex.after.expect("after").automatic_draw, Some(AutomaticDraw::SeventyFiveMoves));
+    assert_eq!(ex.after().expect("after").automatic_draw, Some(AutomaticDraw::SeventyFiveMoves));
     let ex = explain(&game(Some("6k1/8/6K1/8/8/8/8/R7 w - - 149 100"), ""), "Ra8");
-    let after = ex.after.expect("after");
+    let after = ex.after().expect("after");
     assert!(after.checkmate && after.automatic_draw.is_none());
     // K+B v K is dead.
     let ex = explain(&game(Some("4k3/8/8/8/8/8/3r4/2B1K3 w - - 0 1"), ""), "Kxd2");
-    let after = ex.after.expect("after");
+    let after = ex.after().expect("after");
     assert!(after.dead_position && after.insufficient_material);
-    assert!(json::report(&after).contains(r#""automatic_draw":"dead_position""#));
+    assert!(json::report(after).contains(r#""automatic_draw":"dead_position""#));
 }
 
 #[test]
@@ -239,7 +239,8 @@ fn example(code: ReasonCode) -> Reason {
     let br = Piece::new(Color::Black, PieceType::Rook);
     let (e1, e2, f2, e8) = (sq("e1"), sq("e2"), sq("f2"), sq("e8"));
     let m = arbiter::chess::Move::new(e2, f2, arbiter::chess::MoveKind::Quiet);
-    use arbiter::chess::CastleSide::King as KS;
+    use arbiter::chess::CastleSide::{King as KS, Queen as QS};
+    let white_oo = Castling::standard(Color::White, KS);
     match code {
         ReasonCode::Malformed => Reason::Malformed { input: "xyz".into() },
         ReasonCode::Ambiguous => {
@@ -256,7 +257,7 @@ fn example(code: ReasonCode) -> Reason {
         }
         ReasonCode::PawnDiagonalEmpty => Reason::PawnDiagonalEmpty { piece: wp, from: e2, to: sq("d3") },
         ReasonCode::PawnDoubleNotFirst => Reason::PawnDoubleNotFirst { piece: wp, from: sq("e3"), to: sq("e5") },
-        ReasonCode::PawnBackward => Reason::PawnBackward { piece: wp, from: sq("e3"), to: e2 },
+        ReasonCode::PawnBackward => Reason::PawnBackward { piece: wp, from: sq("e3"), to: e2, sideways: false },
         ReasonCode::EnPassantExpired => Reason::EnPassantExpired {
             piece: wp,
             from: sq("e5"),
@@ -269,26 +270,18 @@ fn example(code: ReasonCode) -> Reason {
             Reason::BadPromotionPiece { piece: wp, from: sq("e7"), to: e8, promotion: PieceType::King, last_rank: true }
         }
         ReasonCode::CastlingRightsLost => {
-            Reason::CastlingRightsLost { color: Color::White, side: KS, cause: CastlingLoss::KingMoved }
+            Reason::CastlingRightsLost { castling: white_oo, cause: CastlingLoss::KingMoved }
         }
         ReasonCode::CastlingPathOccupied => {
-            Reason::CastlingPathOccupied { color: Color::White, side: KS, occupied: vec![(wr, sq("f1"))] }
+            Reason::CastlingPathOccupied { castling: white_oo, occupied: vec![(wr, sq("f1"))] }
         }
-        ReasonCode::CastlingInCheck => {
-            Reason::CastlingInCheck { color: Color::White, side: KS, checkers: vec![(br, e8)] }
+        ReasonCode::CastlingInCheck => Reason::CastlingInCheck { castling: white_oo, checkers: vec![(br, e8)] },
+        ReasonCode::CastlingThroughCheck => {
+            Reason::CastlingThroughCheck { castling: white_oo, square: sq("f1"), attackers: vec![(br, sq("f8"))] }
         }
-        ReasonCode::CastlingThroughCheck => Reason::CastlingThroughCheck {
-            color: Color::White,
-            side: KS,
-            square: sq("f1"),
-            attackers: vec![(br, sq("f8"))],
-        },
-        ReasonCode::CastlingIntoCheck => Reason::CastlingIntoCheck {
-            color: Color::White,
-            side: KS,
-            square: sq("g1"),
-            attackers: vec![(br, sq("g8"))],
-        },
+        ReasonCode::CastlingIntoCheck => {
+            Reason::CastlingIntoCheck { castling: white_oo, square: sq("g1"), attackers: vec![(br, sq("g8"))] }
+        }
         ReasonCode::KingIntoCheck => Reason::KingIntoCheck {
             king: wk,
             from: e1,
@@ -296,6 +289,7 @@ fn example(code: ReasonCode) -> Reason {
             attackers: vec![(br, sq("d8"))],
             defended: None,
             pinned_attackers: vec![],
+            kings_meet: false,
         },
         ReasonCode::LeavesKingInCheck => Reason::LeavesKingInCheck {
             piece: wr,
@@ -309,33 +303,42 @@ fn example(code: ReasonCode) -> Reason {
         ReasonCode::ExposesKing => {
             Reason::ExposesKing { piece: wr, from: e2, to: f2, king: e1, pinner: (br, e8), en_passant: false }
         }
-        ReasonCode::PawnAdvance => Reason::Moves { piece: wp, from: e2, to: sq("e3") },
+        ReasonCode::PawnAdvance => Reason::PawnAdvance { piece: wp, from: e2, to: sq("e3") },
         ReasonCode::PawnDoubleStep => Reason::PawnDoubleStep { piece: wp, from: e2, to: sq("e4"), passed: sq("e3") },
         ReasonCode::PawnCapture => Reason::PawnCapture { piece: wp, from: e2, to: sq("d3"), captured: br },
         ReasonCode::EnPassant => Reason::EnPassant { piece: wp, from: sq("e5"), to: sq("d6"), captured_on: sq("d5") },
         ReasonCode::Promotion => Reason::Promotion { piece: wp, to: e8, promotion: PieceType::Queen },
         ReasonCode::KnightMove => {
-            Reason::Moves { piece: Piece::new(Color::White, PieceType::Knight), from: sq("g1"), to: sq("f3") }
+            Reason::KnightMove { piece: Piece::new(Color::White, PieceType::Knight), from: sq("g1"), to: sq("f3") }
         }
-        ReasonCode::BishopMove => {
-            Reason::Moves { piece: Piece::new(Color::White, PieceType::Bishop), from: sq("f1"), to: sq("c4") }
-        }
-        ReasonCode::RookMove => Reason::Moves { piece: wr, from: e2, to: f2 },
-        ReasonCode::QueenMove => {
-            Reason::Moves { piece: Piece::new(Color::White, PieceType::Queen), from: sq("d1"), to: sq("h5") }
-        }
-        ReasonCode::KingStep => Reason::Moves { piece: wk, from: e1, to: f2 },
-        ReasonCode::CastlingKingside => Reason::Castling { color: Color::White, side: KS },
-        ReasonCode::CastlingQueenside => {
-            Reason::Castling { color: Color::Black, side: arbiter::chess::CastleSide::Queen }
-        }
+        ReasonCode::BishopMove => Reason::BishopMove {
+            piece: Piece::new(Color::White, PieceType::Bishop),
+            from: sq("f1"),
+            to: sq("c4"),
+            line: Line::Diagonal,
+        },
+        ReasonCode::RookMove => Reason::RookMove { piece: wr, from: e2, to: f2, line: Line::Rank },
+        ReasonCode::QueenMove => Reason::QueenMove {
+            piece: Piece::new(Color::White, PieceType::Queen),
+            from: sq("d1"),
+            to: sq("h5"),
+            line: Line::Diagonal,
+        },
+        ReasonCode::KingStep => Reason::KingStep { piece: wk, from: e1, to: f2 },
+        ReasonCode::CastlingKingside => Reason::CastlingKingside { castling: white_oo },
+        ReasonCode::CastlingQueenside => Reason::CastlingQueenside { castling: Castling::standard(Color::Black, QS) },
         ReasonCode::CastlingAttackedRookAllowed => {
-            Reason::CastlingAttackedRookAllowed { color: Color::White, side: KS, squares: vec![sq("h1")] }
+            Reason::CastlingAttackedRookAllowed { castling: white_oo, squares: vec![sq("h1")] }
         }
         ReasonCode::Capture => Reason::Capture { piece: wr, from: e2, to: e8, captured: br },
-        ReasonCode::PinnedAlongLine => {
-            Reason::PinnedAlongLine { piece: wr, from: e2, to: sq("e5"), king: e1, pinner: (br, e8) }
-        }
+        ReasonCode::PinnedAlongLine => Reason::PinnedAlongLine {
+            piece: wr,
+            from: e2,
+            to: sq("e5"),
+            king: e1,
+            pinner: (br, e8),
+            captures_pinner: false,
+        },
         ReasonCode::ResolvesCheck => {
             Reason::ResolvesCheck { piece: wr, to: e2, how: CheckAnswer::Blocks, checkers: vec![(br, e8)] }
         }
@@ -479,16 +482,16 @@ fn every_square_pair_gets_the_generators_verdict_and_a_reason() {
                     let by_gen = notation::parse_uci_squares(&text)
                         .and_then(|(f, t, p)| movegen::find_move(&pos, f, t, p))
                         .is_some();
-                    assert_eq!(ex.legal, by_gen, "{text} in {fen}: {:?}", ex.codes());
+                    assert_eq!(ex.is_legal(), by_gen, "{text} in {fen}: {:?}", ex.codes());
                     assert!(!ex.reasons.is_empty(), "{text} in {fen}");
-                    assert_eq!(ex.legal, ex.reasons.iter().all(|r| !r.code().is_illegal()), "{text} in {fen}");
+                    assert_eq!(ex.is_legal(), ex.reasons.iter().all(|r| !r.code().is_illegal()), "{text} in {fen}");
                 }
             }
         }
         for m in movegen::legal_moves(&pos).iter() {
             let san = notation::to_san(&pos, *m);
             let ex = explain(&g, &san);
-            assert!(ex.legal && ex.legal_move == Some(*m), "{san} in {fen}");
+            assert!(ex.is_legal() && ex.legal_move() == Some(*m), "{san} in {fen}");
         }
     }
 }
@@ -549,7 +552,7 @@ fn nonsense_never_panics() {
         }
         let ex = explain(&g, s);
         let _ = json::explanation(&ex, Lang::Zh);
-        let _ = arbiter::rules::svg::explanation_svg(&g, &ex, Lang::En);
+        let _ = arbiter::explain::svg::explanation_svg(&g, &ex, Lang::En);
     }
 }
 

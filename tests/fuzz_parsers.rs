@@ -19,9 +19,9 @@ use arbiter::chess::notation::{parse_move, parse_san, parse_san_syntax, parse_uc
 use arbiter::chess::{legal_moves, Position};
 use arbiter::engine::options::parse_option;
 use arbiter::engine::{Engine, EngineOptions};
-use arbiter::rules::cli::{build_game, ExplainArgs};
+use arbiter::explain::{explain, json, svg, text, Lang};
 use arbiter::rules::pgn::{read_pgn, write_pgn};
-use arbiter::rules::{explain, json, svg, text, Lang};
+use arbiter::tools::explain::{build_game, ExplainArgs};
 use arbiter::tools::perft::parse_perft_epd;
 use arbiter::uci::protocol::{parse, Command};
 use common::hostile::{self, Rng, KINDS};

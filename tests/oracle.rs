@@ -7,7 +7,8 @@
 
 use arbiter::chess::movegen;
 use arbiter::chess::notation::{parse_san, parse_uci_squares, to_san};
-use arbiter::rules::{explain, Game};
+use arbiter::explain::explain;
+use arbiter::rules::Game;
 use std::process::Command;
 
 fn python_chess_available() -> bool {
@@ -18,27 +19,31 @@ fn python_chess_available() -> bool {
 /// has at least one reason and only illegal-move codes; a legal one has none of those.
 fn arbiter_says_legal(game: &Game, text: &str, problems: &mut Vec<String>) -> bool {
     let ex = explain(game, text);
-    for lang in [arbiter::rules::Lang::En, arbiter::rules::Lang::Zh] {
-        if arbiter::rules::text::render_explanation(&ex, lang).iter().any(|l| l.trim().is_empty()) {
+    for lang in [arbiter::explain::Lang::En, arbiter::explain::Lang::Zh] {
+        if arbiter::explain::text::render_explanation(&ex, lang).iter().any(|l| l.trim().is_empty()) {
             problems.push(format!("{}: {text}: empty text line", game.current().to_fen()));
         }
     }
     let illegal_codes = ex.reasons.iter().filter(|r| r.code().is_illegal()).count();
-    if ex.legal && illegal_codes > 0 {
+    if ex.is_legal() && illegal_codes > 0 {
         problems.push(format!("{}: {text} legal but with codes {:?}", game.current().to_fen(), ex.codes()));
     }
-    if !ex.legal && (illegal_codes == 0 || illegal_codes != ex.reasons.len()) {
+    if !ex.is_legal() && (illegal_codes == 0 || illegal_codes != ex.reasons.len()) {
         problems.push(format!("{}: {text} illegal with codes {:?}", game.current().to_fen(), ex.codes()));
     }
     let by_movegen =
         parse_uci_squares(text).and_then(|(f, t, p)| movegen::find_move(game.current(), f, t, p)).is_some()
             && game.outcome().is_none();
-    if by_movegen != ex.legal {
-        problems.push(format!("{}: {text}: explain says {}, movegen {by_movegen}", game.current().to_fen(), ex.legal));
+    if by_movegen != ex.is_legal() {
+        problems.push(format!(
+            "{}: {text}: explain says {}, movegen {by_movegen}",
+            game.current().to_fen(),
+            ex.is_legal()
+        ));
     }
     // The verdict apart from the game having ended (python-chess lets play go on after
     // a dead position or seventy-five moves): no reason other than `game_over`.
-    !ex.reasons.iter().any(|r| r.code().is_illegal() && r.code() != arbiter::rules::ReasonCode::GameOver)
+    !ex.reasons.iter().any(|r| r.code().is_illegal() && r.code() != arbiter::explain::ReasonCode::GameOver)
 }
 
 #[test]
@@ -78,7 +83,7 @@ fn agrees_with_python_chess() {
                 // The explain mode reads python's SAN as the same legal move (unless the game is over).
                 if before_game_over.is_none() {
                     let ex = explain(&game, san);
-                    if !ex.legal || ex.legal_move != Some(m) {
+                    if !ex.is_legal() || ex.legal_move() != Some(m) {
                         mismatches.push(format!("{}: explain {san}: {:?}", before.to_fen(), ex.codes()));
                     }
                 }

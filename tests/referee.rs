@@ -109,6 +109,6 @@ fn a_game_from_uci_history_counts_repetitions() {
     let h = Game::from_history(*g.current(), earlier);
     assert_eq!(h.report().repetitions, 3);
     assert_eq!(h.report().claimable_draws, vec![DrawClaim::ThreefoldRepetition]);
-    let lines = arbiter::rules::explain_for_uci_history(g.current(), earlier, "", arbiter::rules::Lang::En);
+    let lines = arbiter::explain::explain_for_uci(&h, "", arbiter::explain::Lang::En);
     assert!(lines.iter().any(|l| l.contains("threefold")), "{lines:?}");
 }

@@ -1,4 +1,5 @@
-//! The Laws beyond movement: the referee (game state, draws), PGN, and the explain mode.
+//! The Laws beyond movement: the referee (game state, draws), dead positions, who can
+//! still checkmate, and PGN. Explaining a move in words is `crate::explain`.
 
 pub mod dead;
 pub mod mating;
@@ -7,12 +8,3 @@ pub mod referee;
 
 pub use dead::DeadReason;
 pub use referee::{AutomaticDraw, ClaimWithMove, DrawClaim, Game, GameError, Outcome, PositionReport};
-pub mod explain;
-pub mod text;
-
-pub use explain::{explain, Explanation, Lang, Reason, ReasonCode};
-pub mod cli;
-pub mod json;
-pub mod svg;
-
-pub use cli::{explain_for_uci, explain_for_uci_history};

@@ -1,5 +1,6 @@
-//! Command-line tools built on the library: perft, bench (and later self-play).
+//! The subcommands built on the library: explain, perft, bench and self-play.
 
 pub mod bench;
+pub mod explain;
 pub mod perft;
 pub mod selfplay;

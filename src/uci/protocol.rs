@@ -52,7 +52,7 @@ pub enum Command {
     /// `explain [MOVE] [en|zh]` (MOVE may be SAN with spaces, e.g. `exd6 e.p.`).
     Explain {
         text: String,
-        lang: crate::rules::Lang,
+        lang: crate::explain::Lang,
     },
     /// An empty line.
     Empty,
@@ -142,9 +142,9 @@ pub fn parse(line: &str) -> Result<(Command, Vec<ParseError>), ParseError> {
         },
         // `explain [MOVE] [en|zh]`: without a move, the position report.
         "explain" => {
-            let lang_given = args.last().and_then(|t| crate::rules::Lang::parse(t));
+            let lang_given = args.last().and_then(|t| crate::explain::Lang::parse(t));
             let move_args = if lang_given.is_some() { &args[..args.len() - 1] } else { args };
-            Command::Explain { text: move_args.join(" "), lang: lang_given.unwrap_or(crate::rules::Lang::En) }
+            Command::Explain { text: move_args.join(" "), lang: lang_given.unwrap_or(crate::explain::Lang::En) }
         }
         "setoption" => parse_setoption(args)?,
         "position" => parse_position(args)?,

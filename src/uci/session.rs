@@ -236,7 +236,7 @@ impl Session {
             }
             Command::Explain { text: mv, lang } => {
                 // Reads the session's game only: the position and any running search are untouched.
-                for l in crate::rules::explain_for_uci(&self.game, &mv, lang) {
+                for l in crate::explain::explain_for_uci(&self.game, &mv, lang) {
                     self.out.info_string(&l);
                 }
             }

@@ -4,10 +4,12 @@
 //! attacked square, the checking or pinning piece and its line, a blocking piece),
 //! with a legend and the verdict written underneath.
 
-use super::explain::{Explanation, Lang, Reason};
-use super::referee::Game;
+use super::analysis::Explanation;
+use super::lang::Lang;
+use super::reason::Reason;
 use super::text;
 use crate::chess::{movegen, Color, MoveKind, Piece, PieceType, Square};
+use crate::rules::Game;
 use std::fmt::Write;
 
 const SQ: i32 = 64;
@@ -47,8 +49,8 @@ fn collect_marks(reasons: &[Reason]) -> Marks {
             Reason::PathBlocked { blocker, .. } => m.blockers.push(blocker.1),
             Reason::OwnPiece { to, .. } | Reason::PawnForwardCapture { to, .. } => m.blockers.push(*to),
             Reason::CastlingPathOccupied { occupied, .. } => m.blockers.extend(occupied.iter().map(|&(_, s)| s)),
-            Reason::CastlingInCheck { color, checkers, .. } => {
-                let k = crate::chess::CastleSide::king_from(*color);
+            Reason::CastlingInCheck { castling, checkers } => {
+                let k = castling.king_from;
                 m.danger.push(k);
                 for &(_, s) in checkers {
                     m.attackers.push(s);
@@ -91,9 +93,9 @@ fn collect_marks(reasons: &[Reason]) -> Marks {
             Reason::Ambiguous { candidates, .. } => m.info.extend(candidates.iter().map(|(_, mv)| mv.from())),
             Reason::EnPassant { captured_on, .. } => m.info.push(*captured_on),
             Reason::CastlingAttackedRookAllowed { squares, .. } => m.info.extend(squares.iter().copied()),
-            Reason::CastlingRightsLost { color, side, .. } => {
-                m.info.push(crate::chess::CastleSide::king_from(*color));
-                m.info.push(side.rook_from(*color));
+            Reason::CastlingRightsLost { castling, .. } => {
+                m.info.push(castling.king_from);
+                m.info.push(castling.rook_from);
             }
             _ => {}
         }
@@ -307,19 +309,19 @@ fn defs() -> String {
 fn legend(lines: &[String], lang: Lang, top: i32) -> (String, i32) {
     let mut s = String::new();
     let mut y = top + 14;
-    let items: [(&str, &str, &str); 7] = [
-        ("dot", "quiet move", "普通移动落点"),
-        ("ring", "capture", "吃子落点"),
-        ("dash", "pawn two-step", "兵的两格推进"),
-        ("arrow", "the move", "所问的着法"),
-        ("red", "attacker / attacked square", "攻击者 / 受攻击的格子"),
-        ("orange", "pin line / piece in the way", "牵制线 / 挡路的棋子"),
-        ("blue", "other square the reason names", "理由中提到的其他格子"),
+    let words = lang.words().legend();
+    let items = [
+        ("dot", words.quiet),
+        ("ring", words.capture),
+        ("dash", words.two_step),
+        ("arrow", words.the_move),
+        ("red", words.attacked),
+        ("orange", words.in_the_way),
+        ("blue", words.other),
     ];
     let mut x = LEFT;
-    for (kind, en, zh) in items {
-        let label = if lang == Lang::En { en } else { zh };
-        let w = if lang == Lang::En { label.len() as i32 * 7 } else { label.chars().count() as i32 * 12 };
+    for (kind, label) in items {
+        let w = label.chars().count() as i32 * words.char_width;
         if x + 30 + w > WIDTH - 8 {
             x = LEFT;
             y += 20;
@@ -400,13 +402,13 @@ pub fn explanation_svg(game: &Game, ex: &Explanation, lang: Lang) -> String {
         d.tint(from, "#f7ec5e", 0.55);
     }
     if let Some(to) = ex.to {
-        d.tint(to, if ex.legal { "#9ccc65" } else { "#ef9a9a" }, 0.6);
+        d.tint(to, if ex.is_legal() { "#9ccc65" } else { "#ef9a9a" }, 0.6);
     }
     for &s in &marks.danger {
         d.tint(s, RED, 0.35);
     }
     // A legal move that gives check: the checked king is the square to look at.
-    if ex.after.as_ref().is_some_and(|a| !a.checkers.is_empty()) {
+    if ex.after().is_some_and(|a| !a.checkers.is_empty()) {
         d.tint(pos.king_square(view.flip()), RED, 0.35);
     }
     for &(a, b) in &marks.orange_lines {
@@ -432,7 +434,7 @@ pub fn explanation_svg(game: &Game, ex: &Explanation, lang: Lang) -> String {
     }
     if let (Some(from), Some(to)) = (ex.from, ex.to) {
         if from != to {
-            d.arrow(from, to, ex.legal);
+            d.arrow(from, to, ex.is_legal());
         }
     }
     let lines = text::render_explanation(ex, lang);

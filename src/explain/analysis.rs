@@ -1,6 +1,6 @@
-//! Explain mode: for any move text in any position of a game, whether the move is legal
-//! and exactly why, as a list of [`Reason`]s that each name their squares and pieces and
-//! cite the FIDE Laws (contract: `docs/explain.md`).
+//! The reasoning of the explain mode: for any move text in any position of a game, whether
+//! the move is legal and exactly why, as a list of [`Reason`]s that each carry the facts
+//! their sentences need (squares, pieces, lines), computed here once for every language.
 //!
 //! No second copy of the rules lives here. The verdict is always the move generator's
 //! (`movegen::is_legal`); the reasons are read from the foundation's queries: piece
@@ -9,584 +9,20 @@
 //! checks from `checkers`, castling from `castling_path` / `castling_king_path` and
 //! `attackers_by`. The oracle test checks that every illegal move gets at least one reason.
 
+use super::reason::{Castling, CastlingLoss, CheckAnswer, Placed, Reason};
 use crate::chess::attacks;
 use crate::chess::movegen;
 use crate::chess::notation::{self, SanSyntax};
 use crate::chess::{Bitboard, CastleSide, Color, Move, MoveKind, Piece, PieceType, Position, Square};
-use crate::rules::referee::{Game, Outcome, PositionReport};
+use crate::rules::{Game, PositionReport};
 
-/// Output language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Lang {
-    En,
-    Zh,
-}
-
-impl Lang {
-    /// `en` or `zh` (also accepts `zh-cn`, `cn`, `chinese`, `english`).
-    pub fn parse(text: &str) -> Option<Lang> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "en" | "english" | "en-us" | "en-gb" => Some(Lang::En),
-            "zh" | "cn" | "zh-cn" | "zh-hans" | "chinese" => Some(Lang::Zh),
-            _ => None,
-        }
-    }
-}
-
-/// The stable reason codes of the contract (illegal moves) and of legal-move rationales.
-/// Text for every code exists in every language: `text.rs` matches on [`Reason`]
-/// exhaustively, so a missing translation does not compile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReasonCode {
-    // Why a move is illegal.
-    Malformed,
-    Ambiguous,
-    NoPiece,
-    NotYourPiece,
-    GameOver,
-    BadGeometry,
-    PathBlocked,
-    OwnPiece,
-    PawnForwardCapture,
-    PawnDiagonalEmpty,
-    PawnDoubleNotFirst,
-    PawnBackward,
-    EnPassantExpired,
-    PromotionRequired,
-    BadPromotionPiece,
-    CastlingRightsLost,
-    CastlingPathOccupied,
-    CastlingInCheck,
-    CastlingThroughCheck,
-    CastlingIntoCheck,
-    KingIntoCheck,
-    LeavesKingInCheck,
-    ExposesKing,
-    // Why a move is legal.
-    PawnAdvance,
-    PawnDoubleStep,
-    PawnCapture,
-    EnPassant,
-    Promotion,
-    KnightMove,
-    BishopMove,
-    RookMove,
-    QueenMove,
-    KingStep,
-    CastlingKingside,
-    CastlingQueenside,
-    CastlingAttackedRookAllowed,
-    Capture,
-    PinnedAlongLine,
-    ResolvesCheck,
-    KingSafe,
-}
-
-impl ReasonCode {
-    /// Every code, illegal ones first.
-    pub const ALL: [ReasonCode; 40] = [
-        ReasonCode::Malformed,
-        ReasonCode::Ambiguous,
-        ReasonCode::NoPiece,
-        ReasonCode::NotYourPiece,
-        ReasonCode::GameOver,
-        ReasonCode::BadGeometry,
-        ReasonCode::PathBlocked,
-        ReasonCode::OwnPiece,
-        ReasonCode::PawnForwardCapture,
-        ReasonCode::PawnDiagonalEmpty,
-        ReasonCode::PawnDoubleNotFirst,
-        ReasonCode::PawnBackward,
-        ReasonCode::EnPassantExpired,
-        ReasonCode::PromotionRequired,
-        ReasonCode::BadPromotionPiece,
-        ReasonCode::CastlingRightsLost,
-        ReasonCode::CastlingPathOccupied,
-        ReasonCode::CastlingInCheck,
-        ReasonCode::CastlingThroughCheck,
-        ReasonCode::CastlingIntoCheck,
-        ReasonCode::KingIntoCheck,
-        ReasonCode::LeavesKingInCheck,
-        ReasonCode::ExposesKing,
-        ReasonCode::PawnAdvance,
-        ReasonCode::PawnDoubleStep,
-        ReasonCode::PawnCapture,
-        ReasonCode::EnPassant,
-        ReasonCode::Promotion,
-        ReasonCode::KnightMove,
-        ReasonCode::BishopMove,
-        ReasonCode::RookMove,
-        ReasonCode::QueenMove,
-        ReasonCode::KingStep,
-        ReasonCode::CastlingKingside,
-        ReasonCode::CastlingQueenside,
-        ReasonCode::CastlingAttackedRookAllowed,
-        ReasonCode::Capture,
-        ReasonCode::PinnedAlongLine,
-        ReasonCode::ResolvesCheck,
-        ReasonCode::KingSafe,
-    ];
-
-    /// The code as it appears in JSON.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ReasonCode::Malformed => "malformed",
-            ReasonCode::Ambiguous => "ambiguous",
-            ReasonCode::NoPiece => "no_piece",
-            ReasonCode::NotYourPiece => "not_your_piece",
-            ReasonCode::GameOver => "game_over",
-            ReasonCode::BadGeometry => "bad_geometry",
-            ReasonCode::PathBlocked => "path_blocked",
-            ReasonCode::OwnPiece => "own_piece",
-            ReasonCode::PawnForwardCapture => "pawn_forward_capture",
-            ReasonCode::PawnDiagonalEmpty => "pawn_diagonal_empty",
-            ReasonCode::PawnDoubleNotFirst => "pawn_double_not_first",
-            ReasonCode::PawnBackward => "pawn_backward",
-            ReasonCode::EnPassantExpired => "en_passant_expired",
-            ReasonCode::PromotionRequired => "promotion_required",
-            ReasonCode::BadPromotionPiece => "bad_promotion_piece",
-            ReasonCode::CastlingRightsLost => "castling_rights_lost",
-            ReasonCode::CastlingPathOccupied => "castling_path_occupied",
-            ReasonCode::CastlingInCheck => "castling_in_check",
-            ReasonCode::CastlingThroughCheck => "castling_through_check",
-            ReasonCode::CastlingIntoCheck => "castling_into_check",
-            ReasonCode::KingIntoCheck => "king_into_check",
-            ReasonCode::LeavesKingInCheck => "leaves_king_in_check",
-            ReasonCode::ExposesKing => "exposes_king",
-            ReasonCode::PawnAdvance => "pawn_advance",
-            ReasonCode::PawnDoubleStep => "pawn_double_step",
-            ReasonCode::PawnCapture => "pawn_capture",
-            ReasonCode::EnPassant => "en_passant",
-            ReasonCode::Promotion => "promotion",
-            ReasonCode::KnightMove => "knight_move",
-            ReasonCode::BishopMove => "bishop_move",
-            ReasonCode::RookMove => "rook_move",
-            ReasonCode::QueenMove => "queen_move",
-            ReasonCode::KingStep => "king_step",
-            ReasonCode::CastlingKingside => "castling_kingside",
-            ReasonCode::CastlingQueenside => "castling_queenside",
-            ReasonCode::CastlingAttackedRookAllowed => "castling_attacked_rook_allowed",
-            ReasonCode::Capture => "capture",
-            ReasonCode::PinnedAlongLine => "pinned_along_line",
-            ReasonCode::ResolvesCheck => "resolves_check",
-            ReasonCode::KingSafe => "king_safe",
-        }
-    }
-
-    /// True for the codes that make a move illegal.
-    pub fn is_illegal(self) -> bool {
-        !matches!(
-            self,
-            ReasonCode::PawnAdvance
-                | ReasonCode::PawnDoubleStep
-                | ReasonCode::PawnCapture
-                | ReasonCode::EnPassant
-                | ReasonCode::Promotion
-                | ReasonCode::KnightMove
-                | ReasonCode::BishopMove
-                | ReasonCode::RookMove
-                | ReasonCode::QueenMove
-                | ReasonCode::KingStep
-                | ReasonCode::CastlingKingside
-                | ReasonCode::CastlingQueenside
-                | ReasonCode::CastlingAttackedRookAllowed
-                | ReasonCode::Capture
-                | ReasonCode::PinnedAlongLine
-                | ReasonCode::ResolvesCheck
-                | ReasonCode::KingSafe
-        )
-    }
-}
-
-/// How castling rights were lost (3.8.2.1), as far as the game record tells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CastlingLoss {
-    /// The king is not on its initial square.
-    KingNotHome,
-    /// The king moved earlier in the game (maybe back again).
-    KingMoved,
-    /// The rook moved earlier in the game (maybe back again).
-    RookMoved,
-    /// No rook of ours on the corner square.
-    RookGone,
-    /// The start position (FEN) already had no such right.
-    NotInStartPosition,
-}
-
-/// How a legal move answers a check (3.9.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CheckAnswer {
-    CapturesChecker,
-    Blocks,
-    KingMoves,
-}
-
-/// A piece on a square.
-pub type Placed = (Piece, Square);
-
-/// One reason, with the data its sentence needs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reason {
-    Malformed {
-        input: String,
-    },
-    Ambiguous {
-        input: String,
-        candidates: Vec<(String, Move)>,
-    },
-    /// `from` empty; or (SAN) no piece of the named kind exists: `from` is None, `wanted` set.
-    NoPiece {
-        from: Option<Square>,
-        wanted: Option<Piece>,
-        to: Option<Square>,
-    },
-    NotYourPiece {
-        piece: Piece,
-        from: Square,
-    },
-    GameOver {
-        outcome: Outcome,
-    },
-    /// The piece never moves that way. `from` None: SAN named a kind, none of which can.
-    BadGeometry {
-        piece: Piece,
-        from: Option<Square>,
-        to: Square,
-    },
-    PathBlocked {
-        piece: Piece,
-        from: Square,
-        to: Square,
-        blocker: Placed,
-    },
-    OwnPiece {
-        piece: Piece,
-        from: Square,
-        to: Square,
-        occupant: Piece,
-    },
-    PawnForwardCapture {
-        piece: Piece,
-        from: Square,
-        to: Square,
-        occupant: Piece,
-    },
-    PawnDiagonalEmpty {
-        piece: Piece,
-        from: Square,
-        to: Square,
-    },
-    PawnDoubleNotFirst {
-        piece: Piece,
-        from: Square,
-        to: Square,
-    },
-    PawnBackward {
-        piece: Piece,
-        from: Square,
-        to: Square,
-    },
-    /// `plies_ago`: None when the double step was before the game record (start FEN).
-    EnPassantExpired {
-        piece: Piece,
-        from: Square,
-        to: Square,
-        enemy_pawn: Square,
-        plies_ago: Option<usize>,
-    },
-    PromotionRequired {
-        piece: Piece,
-        from: Square,
-        to: Square,
-    },
-    /// `promotion` named on a move that cannot promote (`last_rank` false), or K/P named.
-    BadPromotionPiece {
-        piece: Piece,
-        from: Square,
-        to: Square,
-        promotion: PieceType,
-        last_rank: bool,
-    },
-    CastlingRightsLost {
-        color: Color,
-        side: CastleSide,
-        cause: CastlingLoss,
-    },
-    CastlingPathOccupied {
-        color: Color,
-        side: CastleSide,
-        occupied: Vec<Placed>,
-    },
-    CastlingInCheck {
-        color: Color,
-        side: CastleSide,
-        checkers: Vec<Placed>,
-    },
-    CastlingThroughCheck {
-        color: Color,
-        side: CastleSide,
-        square: Square,
-        attackers: Vec<Placed>,
-    },
-    CastlingIntoCheck {
-        color: Color,
-        side: CastleSide,
-        square: Square,
-        attackers: Vec<Placed>,
-    },
-    /// `defended`: `to` holds an enemy piece (the king may not take a protected piece).
-    /// `pinned_attackers`: attackers that are themselves pinned — they still count (3.1.3).
-    KingIntoCheck {
-        king: Piece,
-        from: Square,
-        to: Square,
-        attackers: Vec<Placed>,
-        defended: Option<Piece>,
-        pinned_attackers: Vec<Square>,
-    },
-    /// `double`: two checkers, only a king move helps; `unblockable`: a knight or pawn check.
-    LeavesKingInCheck {
-        piece: Piece,
-        from: Square,
-        to: Square,
-        king: Square,
-        checkers: Vec<Placed>,
-        double: bool,
-        unblockable: bool,
-    },
-    /// `en_passant`: the capture removes two pawns from the line.
-    ExposesKing {
-        piece: Piece,
-        from: Square,
-        to: Square,
-        king: Square,
-        pinner: Placed,
-        en_passant: bool,
-    },
-
-    // Legal-move rationale.
-    /// The piece's own way of moving (pawn advance, knight, bishop, rook, queen, king step).
-    Moves {
-        piece: Piece,
-        from: Square,
-        to: Square,
-    },
-    PawnDoubleStep {
-        piece: Piece,
-        from: Square,
-        to: Square,
-        passed: Square,
-    },
-    PawnCapture {
-        piece: Piece,
-        from: Square,
-        to: Square,
-        captured: Piece,
-    },
-    EnPassant {
-        piece: Piece,
-        from: Square,
-        to: Square,
-        captured_on: Square,
-    },
-    Promotion {
-        piece: Piece,
-        to: Square,
-        promotion: PieceType,
-    },
-    Castling {
-        color: Color,
-        side: CastleSide,
-    },
-    /// The rook's square, or b1/b8, is attacked — castling is still allowed.
-    CastlingAttackedRookAllowed {
-        color: Color,
-        side: CastleSide,
-        squares: Vec<Square>,
-    },
-    Capture {
-        piece: Piece,
-        from: Square,
-        to: Square,
-        captured: Piece,
-    },
-    PinnedAlongLine {
-        piece: Piece,
-        from: Square,
-        to: Square,
-        king: Square,
-        pinner: Placed,
-    },
-    ResolvesCheck {
-        piece: Piece,
-        to: Square,
-        how: CheckAnswer,
-        checkers: Vec<Placed>,
-    },
-    /// After the move the mover's king (on `king`) is not attacked.
-    KingSafe {
-        king: Square,
-        king_moved: bool,
-    },
-}
-
-fn squares_of(list: &[Placed]) -> impl Iterator<Item = Square> + '_ {
-    list.iter().map(|&(_, s)| s)
-}
-
-impl Reason {
-    pub fn code(&self) -> ReasonCode {
-        match self {
-            Reason::Malformed { .. } => ReasonCode::Malformed,
-            Reason::Ambiguous { .. } => ReasonCode::Ambiguous,
-            Reason::NoPiece { .. } => ReasonCode::NoPiece,
-            Reason::NotYourPiece { .. } => ReasonCode::NotYourPiece,
-            Reason::GameOver { .. } => ReasonCode::GameOver,
-            Reason::BadGeometry { .. } => ReasonCode::BadGeometry,
-            Reason::PathBlocked { .. } => ReasonCode::PathBlocked,
-            Reason::OwnPiece { .. } => ReasonCode::OwnPiece,
-            Reason::PawnForwardCapture { .. } => ReasonCode::PawnForwardCapture,
-            Reason::PawnDiagonalEmpty { .. } => ReasonCode::PawnDiagonalEmpty,
-            Reason::PawnDoubleNotFirst { .. } => ReasonCode::PawnDoubleNotFirst,
-            Reason::PawnBackward { .. } => ReasonCode::PawnBackward,
-            Reason::EnPassantExpired { .. } => ReasonCode::EnPassantExpired,
-            Reason::PromotionRequired { .. } => ReasonCode::PromotionRequired,
-            Reason::BadPromotionPiece { .. } => ReasonCode::BadPromotionPiece,
-            Reason::CastlingRightsLost { .. } => ReasonCode::CastlingRightsLost,
-            Reason::CastlingPathOccupied { .. } => ReasonCode::CastlingPathOccupied,
-            Reason::CastlingInCheck { .. } => ReasonCode::CastlingInCheck,
-            Reason::CastlingThroughCheck { .. } => ReasonCode::CastlingThroughCheck,
-            Reason::CastlingIntoCheck { .. } => ReasonCode::CastlingIntoCheck,
-            Reason::KingIntoCheck { .. } => ReasonCode::KingIntoCheck,
-            Reason::LeavesKingInCheck { .. } => ReasonCode::LeavesKingInCheck,
-            Reason::ExposesKing { .. } => ReasonCode::ExposesKing,
-            Reason::Moves { piece, .. } => match piece.kind {
-                PieceType::Pawn => ReasonCode::PawnAdvance,
-                PieceType::Knight => ReasonCode::KnightMove,
-                PieceType::Bishop => ReasonCode::BishopMove,
-                PieceType::Rook => ReasonCode::RookMove,
-                PieceType::Queen => ReasonCode::QueenMove,
-                PieceType::King => ReasonCode::KingStep,
-            },
-            Reason::PawnDoubleStep { .. } => ReasonCode::PawnDoubleStep,
-            Reason::PawnCapture { .. } => ReasonCode::PawnCapture,
-            Reason::EnPassant { .. } => ReasonCode::EnPassant,
-            Reason::Promotion { .. } => ReasonCode::Promotion,
-            Reason::Castling { side: CastleSide::King, .. } => ReasonCode::CastlingKingside,
-            Reason::Castling { side: CastleSide::Queen, .. } => ReasonCode::CastlingQueenside,
-            Reason::CastlingAttackedRookAllowed { .. } => ReasonCode::CastlingAttackedRookAllowed,
-            Reason::Capture { .. } => ReasonCode::Capture,
-            Reason::PinnedAlongLine { .. } => ReasonCode::PinnedAlongLine,
-            Reason::ResolvesCheck { .. } => ReasonCode::ResolvesCheck,
-            Reason::KingSafe { .. } => ReasonCode::KingSafe,
-        }
-    }
-
-    /// The FIDE article cited.
-    pub fn rule(&self) -> &'static str {
-        match self {
-            Reason::Malformed { .. } | Reason::Ambiguous { .. } => "Appendix C",
-            Reason::NoPiece { .. } | Reason::OwnPiece { .. } => "3.1",
-            Reason::NotYourPiece { .. } => "1.2",
-            Reason::GameOver { outcome } => match outcome {
-                Outcome::Checkmate { .. } => "5.1.1",
-                Outcome::Draw(d) => d.rule(),
-            },
-            Reason::Moves { piece: Piece { kind: PieceType::Pawn, .. }, .. } => "3.7.1",
-            Reason::BadGeometry { piece, .. } | Reason::Moves { piece, .. } => match piece.kind {
-                PieceType::Pawn => "3.7",
-                PieceType::Knight => "3.6",
-                PieceType::Bishop => "3.2",
-                PieceType::Rook => "3.3",
-                PieceType::Queen => "3.4",
-                PieceType::King => "3.8",
-            },
-            Reason::PathBlocked { piece, .. } => {
-                if piece.kind == PieceType::Pawn {
-                    "3.7.2"
-                } else {
-                    "3.5"
-                }
-            }
-            Reason::PawnForwardCapture { .. } => "3.7.1",
-            Reason::PawnDiagonalEmpty { .. } | Reason::PawnCapture { .. } => "3.7.3",
-            Reason::PawnDoubleNotFirst { .. } | Reason::PawnDoubleStep { .. } => "3.7.2",
-            Reason::PawnBackward { .. } => "3.7",
-            Reason::EnPassantExpired { .. } => "3.7.3.2",
-            Reason::EnPassant { .. } => "3.7.3.1",
-            Reason::PromotionRequired { .. } | Reason::BadPromotionPiece { .. } | Reason::Promotion { .. } => "3.7.3.3",
-            Reason::CastlingRightsLost { .. } => "3.8.2.1",
-            Reason::CastlingPathOccupied { .. }
-            | Reason::CastlingInCheck { .. }
-            | Reason::CastlingThroughCheck { .. }
-            | Reason::CastlingIntoCheck { .. }
-            | Reason::CastlingAttackedRookAllowed { .. } => "3.8.2.2",
-            Reason::Castling { .. } => "3.8.2",
-            Reason::KingIntoCheck { .. } => "3.8.1",
-            Reason::LeavesKingInCheck { .. } | Reason::ResolvesCheck { .. } => "3.9.2",
-            Reason::ExposesKing { .. } | Reason::PinnedAlongLine { .. } => "3.9.2",
-            Reason::Capture { .. } => "3.1",
-            Reason::KingSafe { .. } => "3.9.2",
-        }
-    }
-
-    /// The squares the reason is about (JSON `squares`, highlighted in the diagram):
-    /// the move's squares first, then the pieces and squares that decide it.
-    pub fn squares(&self) -> Vec<Square> {
-        let mut v: Vec<Square> = Vec::new();
-        match self {
-            Reason::Malformed { .. } | Reason::GameOver { .. } => {}
-            Reason::Ambiguous { candidates, .. } => v.extend(candidates.iter().map(|(_, m)| m.from())),
-            Reason::NoPiece { from, to, .. } => v.extend(from.iter().chain(to.iter())),
-            Reason::NotYourPiece { from, .. } => v.push(*from),
-            Reason::BadGeometry { from, to, .. } => v.extend(from.iter().copied().chain([*to])),
-            Reason::PathBlocked { from, to, blocker, .. } => v.extend([*from, *to, blocker.1]),
-            Reason::OwnPiece { from, to, .. }
-            | Reason::PawnForwardCapture { from, to, .. }
-            | Reason::PawnDiagonalEmpty { from, to, .. }
-            | Reason::PawnDoubleNotFirst { from, to, .. }
-            | Reason::PawnBackward { from, to, .. }
-            | Reason::PromotionRequired { from, to, .. }
-            | Reason::BadPromotionPiece { from, to, .. }
-            | Reason::Moves { from, to, .. }
-            | Reason::PawnCapture { from, to, .. }
-            | Reason::Capture { from, to, .. } => v.extend([*from, *to]),
-            Reason::EnPassantExpired { from, to, enemy_pawn, .. } => v.extend([*from, *to, *enemy_pawn]),
-            Reason::CastlingRightsLost { color, side, .. } | Reason::Castling { color, side } => {
-                v.extend([CastleSide::king_from(*color), side.rook_from(*color)])
-            }
-            Reason::CastlingPathOccupied { occupied, .. } => v.extend(squares_of(occupied)),
-            Reason::CastlingInCheck { color, checkers, .. } => {
-                v.push(CastleSide::king_from(*color));
-                v.extend(squares_of(checkers))
-            }
-            Reason::CastlingThroughCheck { square, attackers, .. }
-            | Reason::CastlingIntoCheck { square, attackers, .. } => {
-                v.push(*square);
-                v.extend(squares_of(attackers))
-            }
-            Reason::KingIntoCheck { from, to, attackers, .. } => {
-                v.extend([*from, *to]);
-                v.extend(squares_of(attackers))
-            }
-            Reason::LeavesKingInCheck { from, to, king, checkers, .. } => {
-                v.extend([*from, *to, *king]);
-                v.extend(squares_of(checkers))
-            }
-            Reason::ExposesKing { from, king, pinner, .. } => v.extend([*from, *king, pinner.1]),
-            Reason::PawnDoubleStep { from, to, passed, .. } => v.extend([*from, *passed, *to]),
-            Reason::EnPassant { from, to, captured_on, .. } => v.extend([*from, *to, *captured_on]),
-            Reason::Promotion { to, .. } => v.push(*to),
-            Reason::CastlingAttackedRookAllowed { squares, .. } => v.extend(squares.iter().copied()),
-            Reason::PinnedAlongLine { from, to, king, pinner, .. } => v.extend([*from, *to, *king, pinner.1]),
-            Reason::ResolvesCheck { to, checkers, .. } => {
-                v.push(*to);
-                v.extend(squares_of(checkers))
-            }
-            Reason::KingSafe { king, .. } => v.push(*king),
-        }
-        v
-    }
+/// What is known about a legal move: the move, its SAN, and the referee's report on the
+/// position after it.
+#[derive(Clone, Debug)]
+pub struct LegalMove {
+    pub mv: Move,
+    pub san: String,
+    pub after: PositionReport,
 }
 
 /// The explainer's answer about one move text.
@@ -598,16 +34,12 @@ pub struct Explanation {
     pub from: Option<Square>,
     pub to: Option<Square>,
     pub promotion: Option<PieceType>,
-    /// The legal move, when the verdict is `legal`.
-    pub legal_move: Option<Move>,
-    pub san: Option<String>,
-    pub legal: bool,
-    /// Illegal: every reason that applies, most fundamental first. Legal: the rules that make it legal.
-    pub reasons: Vec<Reason>,
-    /// The referee's report after a legal move.
-    pub after: Option<PositionReport>,
     /// The moving piece (as on the board), when there is one.
     pub piece: Option<Piece>,
+    /// Illegal: every reason that applies, most fundamental first. Legal: the rules that make it legal.
+    pub reasons: Vec<Reason>,
+    /// Set exactly when the move is legal.
+    pub legal: Option<LegalMove>,
 }
 
 /// The kind of a move, as the contract names them.
@@ -652,14 +84,37 @@ impl MoveCategory {
 }
 
 impl Explanation {
+    fn new(input: String) -> Explanation {
+        Explanation { input, from: None, to: None, promotion: None, piece: None, reasons: Vec::new(), legal: None }
+    }
+
+    pub fn is_legal(&self) -> bool {
+        self.legal.is_some()
+    }
+
+    /// The legal move (None when illegal).
+    pub fn legal_move(&self) -> Option<Move> {
+        self.legal.as_ref().map(|l| l.mv)
+    }
+
+    /// The legal move in SAN (None when illegal).
+    pub fn san(&self) -> Option<&str> {
+        self.legal.as_ref().map(|l| l.san.as_str())
+    }
+
+    /// The referee's report after the legal move (None when illegal).
+    pub fn after(&self) -> Option<&PositionReport> {
+        self.legal.as_ref().map(|l| &l.after)
+    }
+
     /// The kind of the legal move (None when illegal).
     pub fn category(&self) -> Option<MoveCategory> {
-        self.legal_move.map(MoveCategory::of)
+        self.legal_move().map(MoveCategory::of)
     }
 
     /// UCI text of the move asked about (`e2f2`), when its squares are known.
     pub fn uci(&self) -> Option<String> {
-        match (self.legal_move, self.from, self.to) {
+        match (self.legal_move(), self.from, self.to) {
             (Some(m), _, _) => Some(m.to_uci()),
             (None, Some(f), Some(t)) => {
                 Some(format!("{f}{t}{}", self.promotion.map(|p| p.char().to_string()).unwrap_or_default()))
@@ -693,18 +148,7 @@ fn parse_uci_lenient(text: &str) -> Option<(Square, Square, Option<PieceType>)> 
 pub fn explain(game: &Game, text: &str) -> Explanation {
     let input = text.trim().to_string();
     let pos = game.current();
-    let mut ex = Explanation {
-        input: input.clone(),
-        from: None,
-        to: None,
-        promotion: None,
-        legal_move: None,
-        san: None,
-        legal: false,
-        reasons: Vec::new(),
-        after: None,
-        piece: None,
-    };
+    let mut ex = Explanation::new(input.clone());
     if let Some((from, to, promo)) = parse_uci_lenient(&input) {
         explain_squares(game, &mut ex, from, to, promo);
         return ex;
@@ -864,13 +308,10 @@ fn explain_squares(game: &Game, ex: &mut Explanation, from: Square, to: Square, 
     let legal_by_movegen = legal_by_movegen && movement_ok;
     if legal_by_movegen && outcome.is_none() {
         if let Some(m) = m {
-            ex.legal = true;
-            ex.legal_move = Some(m);
-            ex.san = Some(notation::to_san(pos, m));
-            ex.reasons = legal_reasons(pos, piece, m);
             let mut after = game.clone();
             if after.play(m).is_ok() {
-                ex.after = Some(after.report());
+                ex.reasons = legal_reasons(pos, piece, m);
+                ex.legal = Some(LegalMove { mv: m, san: notation::to_san(pos, m), after: after.report() });
             }
         }
     }
@@ -974,7 +415,7 @@ fn movement_reasons(
     let fwd_steps = (to.rank().index() as i32 - from.rank().index() as i32) * if us == Color::White { 1 } else { -1 };
     let files = (to.file().index() as i32 - from.file().index() as i32).abs();
     if fwd_steps <= 0 {
-        out.push(Reason::PawnBackward { piece, from, to });
+        out.push(Reason::PawnBackward { piece, from, to, sideways: from.rank() == to.rank() });
         return;
     }
     match (files, fwd_steps) {
@@ -1048,6 +489,7 @@ fn first_blocker(from: Square, to: Square, occ: Bitboard) -> Option<Square> {
 /// Every castling condition that fails (3.8.2.1, 3.8.2.2), in the order of the Laws.
 fn castling_reasons(game: &Game, us: Color, side: CastleSide, out: &mut Vec<Reason>) {
     let pos = game.current();
+    let castling = Castling::standard(us, side);
     let them = us.flip();
     let king_home = CastleSide::king_from(us);
     let rook_home = side.rook_from(us);
@@ -1063,14 +505,14 @@ fn castling_reasons(game: &Game, us: Color, side: CastleSide, out: &mut Vec<Reas
         } else {
             CastlingLoss::NotInStartPosition
         };
-        out.push(Reason::CastlingRightsLost { color: us, side, cause });
+        out.push(Reason::CastlingRightsLost { castling, cause });
     }
     let blocked = movegen::castling_path(us, side) & pos.occupied();
     if blocked.nonempty() {
-        out.push(Reason::CastlingPathOccupied { color: us, side, occupied: placed(pos, blocked) });
+        out.push(Reason::CastlingPathOccupied { castling, occupied: placed(pos, blocked) });
     }
     if pos.in_check() {
-        out.push(Reason::CastlingInCheck { color: us, side, checkers: placed(pos, pos.checkers()) });
+        out.push(Reason::CastlingInCheck { castling, checkers: placed(pos, pos.checkers()) });
     }
     let king_to = side.king_to(us);
     for sq in movegen::castling_king_path(us, side) {
@@ -1080,9 +522,9 @@ fn castling_reasons(game: &Game, us: Color, side: CastleSide, out: &mut Vec<Reas
         }
         let attackers = placed(pos, attackers);
         if sq == king_to {
-            out.push(Reason::CastlingIntoCheck { color: us, side, square: sq, attackers });
+            out.push(Reason::CastlingIntoCheck { castling, square: sq, attackers });
         } else {
-            out.push(Reason::CastlingThroughCheck { color: us, side, square: sq, attackers });
+            out.push(Reason::CastlingThroughCheck { castling, square: sq, attackers });
         }
     }
 }
@@ -1102,14 +544,9 @@ fn safety_reasons(pos: &Position, piece: Piece, m: Move, out: &mut Vec<Reason>) 
         let (their_blockers, _) = pos.slider_blockers(their_king, us);
         let pinned_attackers = (attackers & their_blockers).into_iter().collect();
         let defended = pos.piece_at(to).filter(|t| t.color == them);
-        out.push(Reason::KingIntoCheck {
-            king: piece,
-            from,
-            to,
-            attackers: placed(pos, attackers),
-            defended,
-            pinned_attackers,
-        });
+        let attackers = placed(pos, attackers);
+        let kings_meet = attackers.iter().any(|(p, _)| p.kind == PieceType::King);
+        out.push(Reason::KingIntoCheck { king: piece, from, to, attackers, defended, pinned_attackers, kings_meet });
         return;
     }
     let ksq = pos.king_square(us);
@@ -1156,14 +593,18 @@ fn legal_reasons(pos: &Position, piece: Piece, m: Move) -> Vec<Reason> {
     match m.kind() {
         MoveKind::CastleKing | MoveKind::CastleQueen => {
             let side = if m.kind() == MoveKind::CastleKing { CastleSide::King } else { CastleSide::Queen };
-            out.push(Reason::Castling { color: us, side });
+            let castling = Castling::standard(us, side);
+            out.push(match side {
+                CastleSide::King => Reason::CastlingKingside { castling },
+                CastleSide::Queen => Reason::CastlingQueenside { castling },
+            });
             let mut extra = Bitboard::from_square(side.rook_from(us));
             if side == CastleSide::Queen {
                 extra = extra.with(Square::from_coords(crate::chess::File::B, us.back_rank()));
             }
             let attacked: Vec<Square> = extra.into_iter().filter(|&s| pos.is_square_attacked(s, us.flip())).collect();
             if !attacked.is_empty() {
-                out.push(Reason::CastlingAttackedRookAllowed { color: us, side, squares: attacked });
+                out.push(Reason::CastlingAttackedRookAllowed { castling, squares: attacked });
             }
             return out;
         }
@@ -1178,10 +619,10 @@ fn legal_reasons(pos: &Position, piece: Piece, m: Move) -> Vec<Reason> {
         _ => match (piece.kind, captured) {
             (PieceType::Pawn, Some(c)) => out.push(Reason::PawnCapture { piece, from, to, captured: c }),
             (_, Some(c)) => {
-                out.push(Reason::Moves { piece, from, to });
+                out.push(Reason::movement(piece, from, to));
                 out.push(Reason::Capture { piece, from, to, captured: c });
             }
-            _ => out.push(Reason::Moves { piece, from, to }),
+            _ => out.push(Reason::movement(piece, from, to)),
         },
     }
     if let Some(p) = m.promotion() {
@@ -1203,7 +644,14 @@ fn legal_reasons(pos: &Position, piece: Piece, m: Move) -> Vec<Reason> {
     if piece.kind != PieceType::King && pos.pinned().contains(from) {
         if let Some(pinner) = pos.pinner_of(from) {
             if let Some(pp) = pos.piece_at(pinner) {
-                out.push(Reason::PinnedAlongLine { piece, from, to, king: pos.king_square(us), pinner: (pp, pinner) });
+                out.push(Reason::PinnedAlongLine {
+                    piece,
+                    from,
+                    to,
+                    king: pos.king_square(us),
+                    pinner: (pp, pinner),
+                    captures_pinner: to == pinner,
+                });
             }
         }
     }

@@ -1,14 +1,12 @@
-//! `arbiter explain`: the command-line entry point of the explain mode, and the function
-//! the UCI loop calls for its `explain` command.
+//! `arbiter explain`: the command line of the explain mode.
 //!
 //! Exit status (contract): 0 when a verdict or position report was produced (an illegal,
 //! malformed or ambiguous MOVE included); 2 when the position itself is unusable (bad FEN,
 //! an illegal or unparsable move in `--moves`, an unknown `--lang`), with the reason on
 //! stderr and nothing on stdout. 1 when the SVG file cannot be written.
 
-use super::explain::{explain, Lang};
-use super::referee::{Game, GameError};
-use super::{json, svg, text};
+use crate::explain::{explain, json, svg, text, Lang};
+use crate::rules::{Game, GameError};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,9 +42,10 @@ pub fn build_game(fen: Option<&str>, moves: Option<&str>) -> Result<Game, GameEr
 }
 
 /// Runs `arbiter explain`; never panics on any input.
-pub fn run_explain(args: ExplainArgs) -> ExitCode {
+pub fn run(args: ExplainArgs) -> ExitCode {
     let Some(lang) = Lang::parse(&args.lang) else {
-        eprintln!("error: --lang '{}' is not supported; use en or zh", args.lang);
+        let codes: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
+        eprintln!("error: --lang '{}' is not supported; use {}", args.lang, codes.join(" or "));
         return ExitCode::from(2);
     };
     let game = match build_game(args.fen.as_deref(), args.moves.as_deref()) {
@@ -88,26 +87,4 @@ pub fn run_explain(args: ExplainArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
-}
-
-/// For the UCI loop's `explain MOVE` (and `explain` alone for the position report):
-/// the text lines, to be printed each as `info string <line>`. `game` is the game the
-/// last `position` command built; it is not changed.
-pub fn explain_for_uci(game: &Game, move_text: &str, lang: Lang) -> Vec<String> {
-    if move_text.trim().is_empty() {
-        text::render_report(&game.report(), lang)
-    } else {
-        text::render_explanation(&explain(game, move_text), lang)
-    }
-}
-
-/// Like [`explain_for_uci`] for a session that keeps only the current position and the keys
-/// of the earlier positions (`history`, oldest first, without the current one).
-pub fn explain_for_uci_history(
-    pos: &crate::chess::Position,
-    history: &[u64],
-    move_text: &str,
-    lang: Lang,
-) -> Vec<String> {
-    explain_for_uci(&Game::from_history(*pos, history), move_text, lang)
 }

@@ -1,0 +1,529 @@
+//! English: every reason and every fact of the position report as a sentence.
+
+use super::analysis::MoveCategory;
+use super::lang::{Legend, Wording};
+use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
+use super::report::Note;
+use super::text::shorten;
+use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
+use crate::rules::{AutomaticDraw, DeadReason, DrawClaim, Outcome};
+
+pub struct English;
+
+impl Wording for English {
+    fn reason(&self, r: &Reason) -> String {
+        reason(r)
+    }
+
+    fn note(&self, n: &Note) -> String {
+        note(n)
+    }
+
+    fn cited(&self, sentence: String, rule: &str) -> String {
+        format!("{sentence} (FIDE {rule})")
+    }
+
+    fn legal_headline(&self, san: &str, uci: &str, what: Option<(Piece, MoveCategory)>) -> String {
+        let what = what.map_or_else(String::new, |(p, c)| {
+            format!(", {} {}, {}", color_name(p.color).to_lowercase(), kind_name(p.kind), category(c))
+        });
+        format!("Legal: {san} ({uci}){what}.")
+    }
+
+    fn illegal_headline(&self, input: &str, uci: Option<&str>) -> String {
+        match uci {
+            Some(u) => format!("Illegal: {input} ({u})."),
+            None => format!("Illegal: {input}."),
+        }
+    }
+
+    fn after_move(&self, san: &str) -> String {
+        format!("After {san}:")
+    }
+
+    fn position(&self, fen: &str) -> String {
+        format!("Position: {fen}")
+    }
+
+    fn legend(&self) -> Legend {
+        Legend {
+            quiet: "quiet move",
+            capture: "capture",
+            two_step: "pawn two-step",
+            the_move: "the move",
+            attacked: "attacker / attacked square",
+            in_the_way: "pin line / piece in the way",
+            other: "other square the reason names",
+            char_width: 7,
+        }
+    }
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn kind_name(k: PieceType) -> &'static str {
+    k.name()
+}
+
+/// "the black rook on e8".
+fn at(p: Piece, sq: Square) -> String {
+    format!("the {} {} on {sq}", color_name(p.color).to_lowercase(), kind_name(p.kind))
+}
+
+/// "a, b and c".
+fn join(items: Vec<String>) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} and {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
+fn list(list: &[Placed]) -> String {
+    join(list.iter().map(|&(p, s)| at(p, s)).collect())
+}
+
+fn side_name(side: CastleSide) -> &'static str {
+    match side {
+        CastleSide::King => "king-side (O-O)",
+        CastleSide::Queen => "queen-side (O-O-O)",
+    }
+}
+
+fn category(c: MoveCategory) -> String {
+    match c {
+        MoveCategory::Quiet => "quiet move".into(),
+        MoveCategory::Capture => "capture".into(),
+        MoveCategory::DoublePawnPush => "two-square pawn advance".into(),
+        MoveCategory::EnPassant => "en passant capture".into(),
+        MoveCategory::CastlingKingside => "castling king-side".into(),
+        MoveCategory::CastlingQueenside => "castling queen-side".into(),
+        MoveCategory::Promotion { piece, capture: false } => format!("promotion to a {}", kind_name(piece)),
+        MoveCategory::Promotion { piece, capture: true } => format!("capture and promotion to a {}", kind_name(piece)),
+    }
+}
+
+fn reason(r: &Reason) -> String {
+    match r {
+        Reason::Malformed { input } => format!(
+            "\"{input}\" is not a move: write it in algebraic notation such as e4, Nf3, exd5, O-O or e8=Q, or as \
+             two squares such as e2e4."
+        ),
+        Reason::Ambiguous { input, candidates } => {
+            let sans: Vec<String> = candidates.iter().map(|(s, _)| s.clone()).collect();
+            let first = sans.first().cloned().unwrap_or_default();
+            format!(
+                "\"{input}\" fits more than one legal move ({}), so the notation must say which piece moves, \
+                 for example {first}.",
+                join(sans.clone()).replace(" and ", " or ")
+            )
+        }
+        Reason::NoPiece { from: Some(from), .. } => format!("There is no piece on {from} to move."),
+        Reason::NoPiece { from: None, wanted, to } => match (wanted, to) {
+            (Some(p), Some(to)) => {
+                format!("{} has no {} that could move to {to}.", color_name(p.color), kind_name(p.kind))
+            }
+            _ => "There is no such piece to move.".to_string(),
+        },
+        Reason::NotYourPiece { piece, from } => format!(
+            "The {} on {from} belongs to {}, but it is {}'s turn: each player moves only their own pieces, \
+             one move at a time.",
+            kind_name(piece.kind),
+            color_name(piece.color),
+            color_name(piece.color.flip())
+        ),
+        Reason::GameOver { outcome } => match outcome {
+            Outcome::Checkmate { winner } => format!(
+                "The game is already over: {} is checkmated, so no further move can be played.",
+                color_name(winner.flip())
+            ),
+            Outcome::Draw(AutomaticDraw::Stalemate) => "The game is already over: the player to move has no legal \
+                 move and is not in check, which is stalemate, a draw."
+                .to_string(),
+            Outcome::Draw(AutomaticDraw::DeadPosition) => "The game is already over: neither player can checkmate \
+                 by any series of legal moves (a dead position), so it is drawn."
+                .to_string(),
+            Outcome::Draw(AutomaticDraw::FivefoldRepetition) => {
+                "The game is already over: the same position has appeared five times, which draws automatically."
+                    .to_string()
+            }
+            Outcome::Draw(AutomaticDraw::SeventyFiveMoves) => "The game is already over: each player has made 75 \
+                 moves without a capture or a pawn move, which draws automatically."
+                .to_string(),
+        },
+        Reason::BadGeometry { piece, from: None, to } => format!(
+            "No {} {} can reach {to}: that is not a {} move from any of them.",
+            color_name(piece.color).to_lowercase(),
+            kind_name(piece.kind),
+            kind_name(piece.kind)
+        ),
+        Reason::BadGeometry { piece, from: Some(from), to } => match piece.kind {
+            PieceType::Knight => format!(
+                "A knight moves in an L, two squares one way and one square to the side; {to} is not a knight's \
+                 jump from {from}."
+            ),
+            PieceType::Bishop => {
+                format!("A bishop moves only along diagonals; {to} is not on a diagonal through {from}.")
+            }
+            PieceType::Rook => {
+                format!("A rook moves only along ranks and files; {to} is not on the same rank or file as {from}.")
+            }
+            PieceType::Queen => format!(
+                "A queen moves along ranks, files and diagonals, never in an L; {to} is on none of the lines \
+                 through {from}."
+            ),
+            PieceType::King => format!(
+                "A king moves one square in any direction (two squares sideways only when castling from its \
+                 initial square); {from} to {to} is not such a move."
+            ),
+            PieceType::Pawn => format!(
+                "A pawn moves straight forward one square (two from its starting square) and captures one square \
+                 diagonally forward; {from} to {to} is none of these."
+            ),
+        },
+        Reason::PathBlocked { piece, from, to, blocker } => {
+            if piece.kind == PieceType::Pawn {
+                format!(
+                    "The pawn on {from} cannot advance two squares to {to}: {} stands in the way, and a pawn \
+                     never jumps.",
+                    at(blocker.0, blocker.1)
+                )
+            } else {
+                format!(
+                    "The {} cannot go from {from} to {to}: {} is in the way, and only a knight may jump over \
+                     pieces.",
+                    kind_name(piece.kind),
+                    at(blocker.0, blocker.1)
+                )
+            }
+        }
+        Reason::OwnPiece { piece, to, occupant, .. } => format!(
+            "The {} cannot go to {to}: your own {} stands there, and no piece may move to a square occupied by a \
+             piece of its own colour.",
+            kind_name(piece.kind),
+            kind_name(occupant.kind)
+        ),
+        Reason::PawnForwardCapture { from, to, occupant, .. } => format!(
+            "The pawn on {from} cannot move to {to}: {} stands directly in front of it, and a pawn captures only \
+             diagonally.",
+            at(*occupant, *to)
+        ),
+        Reason::PawnDiagonalEmpty { from, to, .. } => format!(
+            "The pawn on {from} may move diagonally only to capture, but {to} is empty and is not an en-passant \
+             square."
+        ),
+        Reason::PawnDoubleNotFirst { from, .. } => format!(
+            "The pawn on {from} is no longer on its starting square, so it may advance only one square at a time."
+        ),
+        Reason::PawnBackward { from, to, sideways, .. } => {
+            let how = if *sideways { "sideways" } else { "backwards" };
+            format!("A pawn never moves backwards or sideways, and {from} to {to} goes {how}.")
+        }
+        Reason::EnPassantExpired { piece, to, enemy_pawn, plies_ago, .. } => {
+            let when = match plies_ago {
+                Some(n) => format!("{n} half-moves ago"),
+                None => "before this game record started".to_string(),
+            };
+            format!(
+                "The {} pawn on {enemy_pawn} did advance two squares past {to}, but that was {when}; en passant \
+                 is allowed only on the move immediately after the two-square advance.",
+                color_name(piece.color.flip()).to_lowercase()
+            )
+        }
+        Reason::PromotionRequired { from, to, .. } => format!(
+            "The pawn on {from} reaches the last rank at {to} and must be exchanged at once for a queen, rook, \
+             bishop or knight: say which, for example {to}=Q."
+        ),
+        Reason::BadPromotionPiece { promotion, last_rank: true, .. } => format!(
+            "A pawn may promote only to a queen, rook, bishop or knight of its own colour, never to a {}.",
+            kind_name(*promotion)
+        ),
+        Reason::BadPromotionPiece { piece, from, to, promotion, last_rank: false } => format!(
+            "Only a pawn reaching the last rank is promoted; moving the {} from {from} to {to} is not such a move, \
+             so no promotion piece ({}) may be named.",
+            kind_name(piece.kind),
+            kind_name(*promotion)
+        ),
+        Reason::CastlingRightsLost { castling, cause } => {
+            let c = color_name(castling.color);
+            let (side, rook, king) = (&castling.side, castling.rook_from, castling.king_from);
+            match cause {
+                CastlingLoss::KingNotHome => format!(
+                    "{c} cannot castle {}: the king is not on its initial square {king}, so it has moved.",
+                    side_name(*side)
+                ),
+                CastlingLoss::KingMoved => format!(
+                    "{c} can no longer castle: the king has already moved in this game, and returning to {king} \
+                     does not restore the right."
+                ),
+                CastlingLoss::RookMoved => format!(
+                    "{c} can no longer castle {}: the rook on {rook} has already moved in this game, even though \
+                     it is back on its square.",
+                    side_name(*side)
+                ),
+                CastlingLoss::RookGone => format!(
+                    "{c} cannot castle {}: there is no {} rook on {rook} any more (it has moved or been captured).",
+                    side_name(*side),
+                    c.to_lowercase()
+                ),
+                CastlingLoss::NotInStartPosition => format!(
+                    "{c} has no right to castle {} in this position (the FEN records none): the king or the {rook} \
+                     rook has moved before.",
+                    side_name(*side)
+                ),
+            }
+        }
+        Reason::CastlingPathOccupied { castling: Castling { color, side, .. }, occupied } => format!(
+            "{} cannot castle {}: {} {} between the king and the rook, and every square between them must be \
+             empty{}.",
+            color_name(*color),
+            side_name(*side),
+            list(occupied),
+            if occupied.len() > 1 { "stand" } else { "stands" },
+            if *side == CastleSide::Queen { " (the b-file square included)" } else { "" }
+        ),
+        Reason::CastlingInCheck { castling: Castling { color, .. }, checkers } => format!(
+            "{} cannot castle while the king is in check, and it is in check from {}.",
+            color_name(*color),
+            list(checkers)
+        ),
+        Reason::CastlingThroughCheck { castling: Castling { color, side, .. }, square, attackers } => format!(
+            "{} cannot castle {}: the king would pass over {square}, which is attacked by {}.",
+            color_name(*color),
+            side_name(*side),
+            list(attackers)
+        ),
+        Reason::CastlingIntoCheck { castling: Castling { color, side, .. }, square, attackers } => format!(
+            "{} cannot castle {}: the king would land on {square}, which is attacked by {}.",
+            color_name(*color),
+            side_name(*side),
+            list(attackers)
+        ),
+        Reason::KingIntoCheck { to, attackers, defended, pinned_attackers, kings_meet, .. } => {
+            let mut s = match defended {
+                Some(d) => format!(
+                    "The king cannot capture the {} on {to}: it is protected by {}, so the king would be moving \
+                     into check.",
+                    kind_name(d.kind),
+                    list(attackers)
+                ),
+                None => format!(
+                    "The king cannot go to {to}: that square is attacked by {}, and a king may never move into \
+                     check.",
+                    list(attackers)
+                ),
+            };
+            if *kings_meet {
+                s.push_str(" The two kings may never stand next to each other.");
+            }
+            if !pinned_attackers.is_empty() {
+                let sqs: Vec<String> = pinned_attackers.iter().map(|s| s.to_string()).collect();
+                s.push_str(&format!(
+                    " The piece on {} is pinned, but it still attacks {to}: an attack counts even from a pinned \
+                     piece (FIDE 3.1.3).",
+                    join(sqs)
+                ));
+            }
+            s
+        }
+        Reason::LeavesKingInCheck { piece, from, to, king, checkers, double, unblockable } => {
+            let mut s = format!(
+                "Your king on {king} is in check from {}, and moving the {} from {from} to {to} does not end the \
+                 check.",
+                list(checkers),
+                kind_name(piece.kind)
+            );
+            if *double {
+                s.push_str(" It is double check: only a king move can help.");
+            } else if *unblockable {
+                s.push_str(
+                    " A check by a knight or a pawn cannot be blocked: capture the checking piece or move the king.",
+                );
+            }
+            s
+        }
+        Reason::ExposesKing { piece, from, to, king, pinner, en_passant } => {
+            if *en_passant {
+                format!(
+                    "Capturing en passant from {from} to {to} would take both pawns off the line between {} and \
+                     your king on {king}, leaving the king in check.",
+                    at(pinner.0, pinner.1)
+                )
+            } else {
+                format!(
+                    "The {} on {from} is pinned by {}: moving it to {to} would open the line to your king on \
+                     {king}.",
+                    kind_name(piece.kind),
+                    at(pinner.0, pinner.1)
+                )
+            }
+        }
+        Reason::PawnAdvance { from, to, .. } => {
+            format!("The pawn advances one square from {from} to the empty square {to}.")
+        }
+        Reason::KnightMove { from, to, .. } => {
+            format!("The knight jumps in an L from {from} to {to}; a knight may jump over other pieces.")
+        }
+        Reason::KingStep { from, to, .. } => format!("The king steps one square, from {from} to {to}."),
+        Reason::BishopMove { piece, from, to, line }
+        | Reason::RookMove { piece, from, to, line }
+        | Reason::QueenMove { piece, from, to, line } => format!(
+            "The {} moves along the {} from {from} to {to}, and no piece stands in between.",
+            kind_name(piece.kind),
+            match line {
+                Line::Rank => "rank",
+                Line::File => "file",
+                Line::Diagonal => "diagonal",
+            }
+        ),
+        Reason::PawnDoubleStep { from, to, passed, .. } => format!(
+            "From its starting square {from} a pawn may advance two squares, and both {passed} and {to} are empty."
+        ),
+        Reason::PawnCapture { from, to, captured, .. } => {
+            format!("The pawn on {from} captures {} one square diagonally forward.", at(*captured, *to))
+        }
+        Reason::EnPassant { piece, to, captured_on, .. } => format!(
+            "En passant: the {} pawn on {captured_on} has just advanced two squares, passing {to}, so on this move \
+             only it may be captured as if it had moved one square; it is removed from {captured_on}.",
+            color_name(piece.color.flip()).to_lowercase()
+        ),
+        Reason::Promotion { to, promotion, .. } => {
+            format!("The pawn reaches the last rank and is exchanged for a {} on {to}.", kind_name(*promotion))
+        }
+        Reason::CastlingKingside { castling } | Reason::CastlingQueenside { castling } => format!(
+            "Castling {}: the king goes from {} to {} and the rook from {} to {}. Neither has moved yet, the \
+             squares between them are empty, the king is not in check, and it neither crosses nor lands on an \
+             attacked square.",
+            side_name(castling.side),
+            castling.king_from,
+            castling.king_to,
+            castling.rook_from,
+            castling.rook_to
+        ),
+        Reason::CastlingAttackedRookAllowed { squares, .. } => {
+            let sqs: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
+            format!(
+                "That {} {} attacked does not matter: only the king's square, the square it crosses and the \
+                 square it lands on must be safe.",
+                join(sqs),
+                if squares.len() > 1 { "are" } else { "is" }
+            )
+        }
+        Reason::Capture { piece, to, captured, .. } => {
+            format!("The {} captures {}, which is removed from the board.", kind_name(piece.kind), at(*captured, *to))
+        }
+        Reason::PinnedAlongLine { piece, king, pinner, captures_pinner, .. } => {
+            if *captures_pinner {
+                format!(
+                    "The {} is pinned by {}, but capturing the pinning piece is allowed: the king on {king} is not \
+                     exposed.",
+                    kind_name(piece.kind),
+                    at(pinner.0, pinner.1)
+                )
+            } else {
+                format!(
+                    "The {} is pinned by {}, but it moves along the pin line, so it still shields your king on \
+                     {king}.",
+                    kind_name(piece.kind),
+                    at(pinner.0, pinner.1)
+                )
+            }
+        }
+        Reason::ResolvesCheck { piece, to, how, checkers } => match how {
+            CheckAnswer::CapturesChecker => format!(
+                "It answers the check by capturing the checking piece ({}) with the {}.",
+                list(checkers),
+                kind_name(piece.kind)
+            ),
+            CheckAnswer::Blocks => {
+                format!("It answers the check from {} by blocking the line on {to}.", list(checkers))
+            }
+            CheckAnswer::KingMoves => {
+                format!("It answers the check from {} by moving the king out of attack.", list(checkers))
+            }
+        },
+        Reason::KingSafe { king, king_moved: true } => {
+            format!("No enemy piece attacks {king}, so the king is safe there.")
+        }
+        Reason::KingSafe { king, king_moved: false } => {
+            format!("After the move your king on {king} is not attacked, so the move is legal.")
+        }
+    }
+}
+
+fn note(n: &Note) -> String {
+    match n {
+        Note::ToMove { side } => format!("{} to move.", color_name(*side)),
+        Note::Check { side, checkers } => {
+            let kind = if checkers.len() > 1 { "Double check" } else { "Check" };
+            format!("{kind}: the {} king is attacked by {}.", color_name(*side).to_lowercase(), list(checkers))
+        }
+        Note::NotInCheck { side } => format!("The {} king is not in check.", color_name(*side).to_lowercase()),
+        Note::LegalMoves { side, count } => format!("{} has {count} legal moves.", color_name(*side)),
+        Note::Checkmate { loser } => format!(
+            "Checkmate: the {} king is in check and there is no legal move to escape. {} wins.",
+            color_name(*loser).to_lowercase(),
+            color_name(loser.flip())
+        ),
+        Note::Stalemate { side } => {
+            format!("Stalemate: {} has no legal move and is not in check. The game is drawn.", color_name(*side))
+        }
+        Note::DeadPosition { reason } => format!(
+            "Dead position: neither player can checkmate by any series of legal moves ({}). The game is drawn.",
+            match reason {
+                DeadReason::InsufficientMaterial => "insufficient material",
+                DeadReason::FrozenPawns => {
+                    "every pawn is blocked for good and neither king can reach a pawn it could capture, \
+                     so no check can ever be given"
+                }
+            }
+        ),
+        Note::FivefoldRepetition => {
+            "The same position has now appeared five times: the game is drawn automatically.".to_string()
+        }
+        Note::SeventyFiveMoves => "Each player has made 75 moves without a capture or a pawn move: the game is \
+                                   drawn automatically."
+            .to_string(),
+        Note::MateBeatsSeventyFive => "This is at least the 150th half-move without a capture or pawn move, but \
+                                       checkmate takes precedence over the seventy-five-move rule."
+            .to_string(),
+        Note::Repetitions { count } => format!(
+            "This position has occurred {count} time{} in the game (the same player to move, the same pieces on \
+             the same squares and the same possible moves).",
+            if *count == 1 { "" } else { "s" }
+        ),
+        Note::HalfmoveClock { count } => format!(
+            "Half-moves since the last capture or pawn move: {count} (a draw may be claimed at 100; it is \
+             automatic at 150)."
+        ),
+        Note::ClaimThreefoldNow { side, count } => format!(
+            "{} may now claim a draw by threefold repetition: this position has occurred {count} times. The draw \
+             is not automatic; play goes on unless the claim is made.",
+            color_name(*side)
+        ),
+        Note::ClaimFiftyNow { side, count } => format!(
+            "{} may now claim a draw under the fifty-move rule ({count} half-moves without a capture or pawn \
+             move). The draw is not automatic.",
+            color_name(*side)
+        ),
+        Note::ClaimWithMove { side, draw, moves } => {
+            let (shown, more) = shorten(moves, 6);
+            let list = join(shown).replace(" and ", " or ");
+            let more = if more > 0 { format!(" (or any of {more} other moves)") } else { String::new() };
+            let what = match draw {
+                DrawClaim::ThreefoldRepetition => "threefold repetition",
+                DrawClaim::FiftyMoves => "the fifty-move rule",
+            };
+            format!(
+                "{} may claim a draw by {what} by first writing down and declaring the move {list}{more}, which \
+                 creates the condition.",
+                color_name(*side)
+            )
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! The languages of the explain mode: [`Lang`] (chosen with `--lang`, in UCI's
+//! `explain ... zh`, and named in JSON) and the [`Wording`] interface each language
+//! implements in a file of its own. A new language is one new file implementing
+//! [`Wording`] and one row in the `languages!` table below.
+
+use super::analysis::MoveCategory;
+use super::reason::Reason;
+use super::report::Note;
+use crate::chess::Piece;
+
+/// Everything the explain mode says in words. The facts come ready-made (from the
+/// explainer and the referee); a language only chooses the words.
+pub trait Wording: Sync {
+    /// One reason as a sentence, without its citation.
+    fn reason(&self, r: &Reason) -> String;
+    /// One fact of the position report as a sentence, without its citation.
+    fn note(&self, n: &Note) -> String;
+    /// A sentence followed by the citation of `rule` (`(FIDE 3.9.2)`).
+    fn cited(&self, sentence: String, rule: &str) -> String;
+    /// The first line for a legal move (`Legal: Nf3 (g1f3), white knight, quiet move.`).
+    fn legal_headline(&self, san: &str, uci: &str, what: Option<(Piece, MoveCategory)>) -> String;
+    /// The first line for an illegal move; `uci` is given when it says more than the input.
+    fn illegal_headline(&self, input: &str, uci: Option<&str>) -> String;
+    /// The line introducing what a legal move causes (`After Nf3:`).
+    fn after_move(&self, san: &str) -> String;
+    /// The first line of the position report (`Position: FEN`).
+    fn position(&self, fen: &str) -> String;
+    /// The labels of the diagram's legend.
+    fn legend(&self) -> Legend;
+}
+
+/// The diagram's legend in one language.
+pub struct Legend {
+    pub quiet: &'static str,
+    pub capture: &'static str,
+    pub two_step: &'static str,
+    pub the_move: &'static str,
+    pub attacked: &'static str,
+    pub in_the_way: &'static str,
+    pub other: &'static str,
+    /// Average width of one character of a label at the legend's font size, in pixels.
+    pub char_width: i32,
+}
+
+/// The language table: variant, code (CLI, UCI, JSON), other names accepted, wording.
+macro_rules! languages {
+    ($($variant:ident = $code:literal [$($alias:literal),*] => $wording:path;)*) => {
+        /// Output language.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Lang {
+            $($variant,)*
+        }
+
+        impl Lang {
+            pub const ALL: [Lang; [$($code),*].len()] = [$(Lang::$variant),*];
+
+            /// The language's code (`en`), as `--lang` takes it and JSON names it.
+            pub fn code(self) -> &'static str {
+                match self {
+                    $(Lang::$variant => $code,)*
+                }
+            }
+
+            /// Reads a code or another accepted name, case-insensitively.
+            pub fn parse(text: &str) -> Option<Lang> {
+                let name = text.trim().to_ascii_lowercase();
+                match name.as_str() {
+                    $($code $(| $alias)* => Some(Lang::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// The words of this language.
+            pub fn words(self) -> &'static dyn Wording {
+                match self {
+                    $(Lang::$variant => &$wording,)*
+                }
+            }
+        }
+    };
+}
+
+languages! {
+    En = "en" ["english", "en-us", "en-gb"] => super::en::English;
+    Zh = "zh" ["cn", "zh-cn", "zh-hans", "chinese"] => super::zh::Chinese;
+}

@@ -1,0 +1,134 @@
+//! The position report's facts, one [`Note`] each: what the referee's [`PositionReport`]
+//! says about a position (in the report without a move, or after a legal move), ready to be
+//! worded in any language. A new fact is a new variant here, one arm in [`Note::rule`], one
+//! sentence per language (`en.rs`, `zh.rs`: exhaustive matches, so a missing one does not
+//! compile), and one push in [`report_notes`].
+
+use super::reason::Placed;
+use crate::chess::Color;
+use crate::rules::{AutomaticDraw, DeadReason, DrawClaim, PositionReport};
+
+/// Facts about a position (after a move, or in the position report), one sentence each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    ToMove {
+        side: Color,
+    },
+    /// `side`'s king is attacked by `checkers` (two = double check).
+    Check {
+        side: Color,
+        checkers: Vec<Placed>,
+    },
+    NotInCheck {
+        side: Color,
+    },
+    LegalMoves {
+        side: Color,
+        count: usize,
+    },
+    Checkmate {
+        loser: Color,
+    },
+    Stalemate {
+        side: Color,
+    },
+    DeadPosition {
+        reason: DeadReason,
+    },
+    FivefoldRepetition,
+    SeventyFiveMoves,
+    /// Mate on (or after) the 150th half-move: the mate stands (9.6.2).
+    MateBeatsSeventyFive,
+    Repetitions {
+        count: u32,
+    },
+    HalfmoveClock {
+        count: u16,
+    },
+    ClaimThreefoldNow {
+        side: Color,
+        count: u32,
+    },
+    ClaimFiftyNow {
+        side: Color,
+        count: u16,
+    },
+    /// Claim by declaring one of `moves` (SAN) first.
+    ClaimWithMove {
+        side: Color,
+        draw: DrawClaim,
+        moves: Vec<String>,
+    },
+}
+
+impl Note {
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Note::ToMove { .. } => "1.2",
+            Note::Check { .. } | Note::NotInCheck { .. } => "3.9",
+            Note::LegalMoves { .. } => "3.10",
+            Note::Checkmate { .. } => "5.1.1",
+            Note::Stalemate { .. } => "5.2.1",
+            Note::DeadPosition { .. } => "5.2.2",
+            Note::FivefoldRepetition => "9.6.1",
+            Note::SeventyFiveMoves | Note::MateBeatsSeventyFive => "9.6.2",
+            Note::Repetitions { .. } => "9.2.3",
+            Note::HalfmoveClock { .. } => "9.3",
+            Note::ClaimThreefoldNow { .. } => "9.2.1.2",
+            Note::ClaimFiftyNow { .. } => "9.3.2",
+            Note::ClaimWithMove { draw, .. } => draw.rule(false),
+        }
+    }
+}
+
+/// The notes describing a position report: for the position after a move (`after_move`:
+/// only what the move causes) or as a full position report.
+pub fn report_notes(r: &PositionReport, after_move: bool) -> Vec<Note> {
+    let side = r.side_to_move;
+    let mut v = Vec::new();
+    if !after_move {
+        v.push(Note::ToMove { side });
+    }
+    if r.checkmate {
+        v.push(Note::Checkmate { loser: side });
+        if r.halfmove_clock >= 150 {
+            v.push(Note::MateBeatsSeventyFive);
+        }
+    } else if !r.checkers.is_empty() {
+        v.push(Note::Check { side, checkers: r.checkers.clone() });
+    } else if !after_move {
+        v.push(Note::NotInCheck { side });
+    }
+    if !after_move {
+        v.push(Note::LegalMoves { side, count: r.legal_moves });
+    }
+    match r.automatic_draw {
+        Some(AutomaticDraw::Stalemate) => v.push(Note::Stalemate { side }),
+        Some(AutomaticDraw::DeadPosition) => {
+            if let Some(reason) = r.dead_reason {
+                v.push(Note::DeadPosition { reason });
+            }
+        }
+        Some(AutomaticDraw::FivefoldRepetition) => v.push(Note::FivefoldRepetition),
+        Some(AutomaticDraw::SeventyFiveMoves) => v.push(Note::SeventyFiveMoves),
+        None => {}
+    }
+    if !after_move {
+        v.push(Note::Repetitions { count: r.repetitions });
+        v.push(Note::HalfmoveClock { count: r.halfmove_clock });
+    }
+    for c in &r.claimable_draws {
+        v.push(match c {
+            DrawClaim::ThreefoldRepetition => Note::ClaimThreefoldNow { side, count: r.repetitions },
+            DrawClaim::FiftyMoves => Note::ClaimFiftyNow { side, count: r.halfmove_clock },
+        });
+    }
+    for draw in [DrawClaim::ThreefoldRepetition, DrawClaim::FiftyMoves] {
+        let moves: Vec<String> =
+            r.claimable_with_move.iter().filter(|c| c.draw == draw).map(|c| c.san.clone()).collect();
+        if !moves.is_empty() {
+            v.push(Note::ClaimWithMove { side, draw, moves });
+        }
+    }
+    v
+}

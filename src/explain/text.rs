@@ -1,0 +1,67 @@
+//! The explain mode as lines of text, in any language: a verdict line, one line per
+//! reason, and what a legal move causes; or the position report. The same lines are
+//! printed by `arbiter explain`, by the UCI loop (as `info string`), and under the diagram.
+
+use super::analysis::{explain, Explanation};
+use super::lang::Lang;
+use super::reason::Reason;
+use super::report::{report_notes, Note};
+use crate::rules::{Game, PositionReport};
+
+/// One reason as a sentence with its citation.
+pub fn reason_text(r: &Reason, lang: Lang) -> String {
+    let words = lang.words();
+    words.cited(words.reason(r), r.rule())
+}
+
+/// One fact of a position report as a sentence with its citation.
+pub fn note_text(n: &Note, lang: Lang) -> String {
+    let words = lang.words();
+    words.cited(words.note(n), n.rule())
+}
+
+/// The first `max` of a list of moves, and how many more there are.
+pub(super) fn shorten(moves: &[String], max: usize) -> (Vec<String>, usize) {
+    let shown: Vec<String> = moves.iter().take(max).cloned().collect();
+    (shown, moves.len().saturating_sub(max))
+}
+
+/// The position report as text lines.
+pub fn render_report(r: &PositionReport, lang: Lang) -> Vec<String> {
+    let mut lines = vec![lang.words().position(&r.fen)];
+    lines.extend(report_notes(r, false).iter().map(|n| note_text(n, lang)));
+    lines
+}
+
+/// The whole explanation as text lines: the verdict, one line per reason, and for a legal
+/// move what it causes.
+pub fn render_explanation(ex: &Explanation, lang: Lang) -> Vec<String> {
+    let words = lang.words();
+    let uci = ex.uci();
+    let mut lines = vec![match &ex.legal {
+        Some(legal) => {
+            let what = ex.piece.zip(ex.category());
+            words.legal_headline(&legal.san, &uci.unwrap_or_default(), what)
+        }
+        None => words.illegal_headline(&ex.input, uci.as_deref().filter(|u| *u != ex.input)),
+    }];
+    lines.extend(ex.reasons.iter().map(|r| format!("- {}", reason_text(r, lang))));
+    if let Some(legal) = &ex.legal {
+        let notes = report_notes(&legal.after, true);
+        if !notes.is_empty() {
+            lines.push(words.after_move(&legal.san));
+            lines.extend(notes.iter().map(|n| format!("- {}", note_text(n, lang))));
+        }
+    }
+    lines
+}
+
+/// The text lines for a move (`move_text`) or, when it is blank, for the position: what the
+/// UCI loop prints as `info string` lines for `explain [MOVE] [en|zh]`. `game` is not changed.
+pub fn explain_for_uci(game: &Game, move_text: &str, lang: Lang) -> Vec<String> {
+    if move_text.trim().is_empty() {
+        render_report(&game.report(), lang)
+    } else {
+        render_explanation(&explain(game, move_text), lang)
+    }
+}

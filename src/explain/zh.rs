@@ -1,0 +1,482 @@
+//! Chinese (simplified): every reason and every fact of the position report as a sentence.
+//! The usual terms: 将军, 将杀, 逼和, 王车易位, 吃过路兵, 升变, 牵制, 三次重复, 五十回合,
+//! 子力不足, 死局; citations in full-width parentheses `（FIDE 3.9.2）`.
+
+use super::analysis::MoveCategory;
+use super::lang::{Legend, Wording};
+use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
+use super::report::Note;
+use super::text::shorten;
+use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
+use crate::rules::{AutomaticDraw, DeadReason, DrawClaim, Outcome};
+
+pub struct Chinese;
+
+impl Wording for Chinese {
+    fn reason(&self, r: &Reason) -> String {
+        reason(r)
+    }
+
+    fn note(&self, n: &Note) -> String {
+        note(n)
+    }
+
+    fn cited(&self, sentence: String, rule: &str) -> String {
+        format!("{}（FIDE {}）", space_cjk(&sentence), rule.replace("Appendix", "附录"))
+    }
+
+    fn legal_headline(&self, san: &str, uci: &str, what: Option<(Piece, MoveCategory)>) -> String {
+        let what = what.map_or_else(String::new, |(p, c)| format!("，{}，{}", piece_name(p), category(c)));
+        format!("合法着法：{san}（{uci}）{what}。")
+    }
+
+    fn illegal_headline(&self, input: &str, uci: Option<&str>) -> String {
+        match uci {
+            Some(u) => format!("非法着法：{input}（{u}）。"),
+            None => format!("非法着法：{input}。"),
+        }
+    }
+
+    fn after_move(&self, san: &str) -> String {
+        format!("走 {san} 之后：")
+    }
+
+    fn position(&self, fen: &str) -> String {
+        format!("局面：{fen}")
+    }
+
+    fn legend(&self) -> Legend {
+        Legend {
+            quiet: "普通移动落点",
+            capture: "吃子落点",
+            two_step: "兵的两格推进",
+            the_move: "所问的着法",
+            attacked: "攻击者 / 受攻击的格子",
+            in_the_way: "牵制线 / 挡路的棋子",
+            other: "理由中提到的其他格子",
+            char_width: 12,
+        }
+    }
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "白方",
+        Color::Black => "黑方",
+    }
+}
+
+fn kind_name(k: PieceType) -> &'static str {
+    match k {
+        PieceType::Pawn => "兵",
+        PieceType::Knight => "马",
+        PieceType::Bishop => "象",
+        PieceType::Rook => "车",
+        PieceType::Queen => "后",
+        PieceType::King => "王",
+    }
+}
+/// "白车" / "黑马".
+fn piece_name(p: Piece) -> String {
+    let c = if p.color == Color::White { "白" } else { "黑" };
+    format!("{c}{}", kind_name(p.kind))
+}
+/// "e8 的黑车".
+fn at(p: Piece, sq: Square) -> String {
+    format!("{sq} 的{}", piece_name(p))
+}
+
+/// "甲、乙和丙".
+fn join(items: Vec<String>) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{}和{}", items[..n - 1].join("、"), items[n - 1]),
+    }
+}
+
+fn list(list: &[Placed]) -> String {
+    join(list.iter().map(|&(p, s)| at(p, s)).collect())
+}
+
+fn side_name(side: CastleSide) -> &'static str {
+    match side {
+        CastleSide::King => "短易位（王翼，O-O）",
+        CastleSide::Queen => "长易位（后翼，O-O-O）",
+    }
+}
+
+/// Chinese typesetting: one space between a Han character and a square name or number
+/// ("被 e8 的黑车"), none next to full-width punctuation.
+fn space_cjk(s: &str) -> String {
+    let han = |c: char| ('\u{4E00}'..='\u{9FFF}').contains(&c);
+    let latin = |c: char| c.is_ascii_alphanumeric();
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut prev: Option<char> = None;
+    for c in s.chars() {
+        if let Some(p) = prev {
+            if (han(p) && latin(c)) || (latin(p) && han(c)) {
+                out.push(' ');
+            }
+        }
+        out.push(c);
+        prev = Some(c);
+    }
+    out
+}
+
+fn category(c: MoveCategory) -> String {
+    match c {
+        MoveCategory::Quiet => "普通移动".into(),
+        MoveCategory::Capture => "吃子".into(),
+        MoveCategory::DoublePawnPush => "兵前进两格".into(),
+        MoveCategory::EnPassant => "吃过路兵".into(),
+        MoveCategory::CastlingKingside => "短易位".into(),
+        MoveCategory::CastlingQueenside => "长易位".into(),
+        MoveCategory::Promotion { piece, capture: false } => format!("升变为{}", kind_name(piece)),
+        MoveCategory::Promotion { piece, capture: true } => format!("吃子并升变为{}", kind_name(piece)),
+    }
+}
+
+fn reason(r: &Reason) -> String {
+    match r {
+        Reason::Malformed { input } => format!(
+            "“{input}”不是一步着法：请用代数记谱法书写，例如 e4、Nf3、exd5、O-O、e8=Q，或写出起止格，例如 e2e4。"
+        ),
+        Reason::Ambiguous { input, candidates } => {
+            let sans: Vec<String> = candidates.iter().map(|(s, _)| s.clone()).collect();
+            let first = sans.first().cloned().unwrap_or_default();
+            format!(
+                "“{input}”可以指不止一步合法着法（{}），记谱时必须注明走的是哪一个棋子，例如 {first}。",
+                sans.join("、")
+            )
+        }
+        Reason::NoPiece { from: Some(from), .. } => format!("{from} 上没有棋子可走。"),
+        Reason::NoPiece { from: None, wanted, to } => match (wanted, to) {
+            (Some(p), Some(to)) => format!("{}没有能走到 {to} 的{}。", color_name(p.color), kind_name(p.kind)),
+            _ => "没有这样的棋子可走。".to_string(),
+        },
+        Reason::NotYourPiece { piece, from } => format!(
+            "{}属于{}，但现在轮到{}走棋：双方轮流走棋，每次只能走自己的棋子。",
+            at(*piece, *from),
+            color_name(piece.color),
+            color_name(piece.color.flip())
+        ),
+        Reason::GameOver { outcome } => match outcome {
+            Outcome::Checkmate { winner } => {
+                format!("对局已经结束：{}已被将杀，不能再走任何着法。", color_name(winner.flip()))
+            }
+            Outcome::Draw(AutomaticDraw::Stalemate) => {
+                "对局已经结束：轮到走棋的一方没有合法着法且未被将军，形成逼和，为和棋。".to_string()
+            }
+            Outcome::Draw(AutomaticDraw::DeadPosition) => {
+                "对局已经结束：双方都无法通过任何合法着法序列将杀对方（死局），为和棋。".to_string()
+            }
+            Outcome::Draw(AutomaticDraw::FivefoldRepetition) => {
+                "对局已经结束：同一局面已出现五次，自动判和。".to_string()
+            }
+            Outcome::Draw(AutomaticDraw::SeventyFiveMoves) => {
+                "对局已经结束：双方各已连续走了 75 步，期间没有吃子也没有兵的移动，自动判和。".to_string()
+            }
+        },
+        Reason::BadGeometry { piece, from: None, to } => format!(
+            "{}没有哪个{}能按{}的走法到达 {to}。",
+            color_name(piece.color),
+            kind_name(piece.kind),
+            kind_name(piece.kind)
+        ),
+        Reason::BadGeometry { piece, from: Some(from), to } => match piece.kind {
+            PieceType::Knight => {
+                format!("马走“日”字：先向一个方向走两格，再横移一格；从 {from} 跳不到 {to}。")
+            }
+            PieceType::Bishop => format!("象只能沿斜线走；{to} 不在经过 {from} 的斜线上。"),
+            PieceType::Rook => format!("车只能横走或竖走；{to} 与 {from} 不在同一横线或直线上。"),
+            PieceType::Queen => {
+                format!("后可以横、竖、斜走任意格，但不能走“日”字；{to} 不在经过 {from} 的任何一条线上。")
+            }
+            PieceType::King => format!(
+                "王每次只能向任意方向走一格（只有从原位王车易位时才横走两格）；从 {from} 到 {to} 不是这样的走法。"
+            ),
+            PieceType::Pawn => format!(
+                "兵只能向前直走一格（在初始位置可走两格），吃子时向前斜走一格；从 {from} 到 {to} 都不符合。"
+            ),
+        },
+        Reason::PathBlocked { piece, from, to, blocker } => {
+            if piece.kind == PieceType::Pawn {
+                format!("{from} 的兵不能前进两格到 {to}：{}挡在路上，兵不能越子。", at(blocker.0, blocker.1))
+            } else {
+                format!(
+                    "{}不能从 {from} 走到 {to}：途中有{}挡住，只有马可以越过棋子。",
+                    kind_name(piece.kind),
+                    at(blocker.0, blocker.1)
+                )
+            }
+        }
+        Reason::OwnPiece { piece, to, occupant, .. } => format!(
+            "{}不能走到 {to}：那里是己方的{}，棋子不能走到己方棋子所在的格子。",
+            kind_name(piece.kind),
+            kind_name(occupant.kind)
+        ),
+        Reason::PawnForwardCapture { from, to, occupant, .. } => format!(
+            "{from} 的兵不能走到 {to}：正前方是{}，兵只能斜着吃子。",
+            at(*occupant, *to)
+        ),
+        Reason::PawnDiagonalEmpty { from, to, .. } => {
+            format!("{from} 的兵只有吃子时才能斜走，而 {to} 是空格，也不是可以吃过路兵的格子。")
+        }
+        Reason::PawnDoubleNotFirst { from, .. } => {
+            format!("{from} 的兵已经不在初始位置，只能一次前进一格。")
+        }
+        Reason::PawnBackward { from, to, sideways, .. } => {
+            let how = if *sideways { "横走" } else { "后退" };
+            format!("兵不能后退，也不能横走；从 {from} 到 {to} 是{how}。")
+        }
+        Reason::EnPassantExpired { piece, to, enemy_pawn, plies_ago, .. } => {
+            let when = match plies_ago {
+                Some(n) => format!("那是 {n} 个半回合之前的事"),
+                None => "那发生在本棋谱记录开始之前".to_string(),
+            };
+            format!(
+                "{enemy_pawn} 的{}确实走了两格越过 {to}，但{when}；吃过路兵只能在对方兵走两格后紧接着的一着进行。",
+                piece_name(Piece::new(piece.color.flip(), PieceType::Pawn))
+            )
+        }
+        Reason::PromotionRequired { from, to, .. } => format!(
+            "{from} 的兵走到底线 {to}，必须立即升变为后、车、象或马：请注明升变的棋子，例如 {to}=Q。"
+        ),
+        Reason::BadPromotionPiece { promotion, last_rank: true, .. } => {
+            format!("兵只能升变为同色的后、车、象或马，不能升变为{}。", kind_name(*promotion))
+        }
+        Reason::BadPromotionPiece { piece, from, to, promotion, last_rank: false } => format!(
+            "只有走到底线的兵才能升变；{}从 {from} 到 {to} 不是这样的着法，不能指定升变棋子（{}）。",
+            kind_name(piece.kind),
+            kind_name(*promotion)
+        ),
+        Reason::CastlingRightsLost { castling, cause } => {
+            let c = color_name(castling.color);
+            let (side, rook, king) = (&castling.side, castling.rook_from, castling.king_from);
+            match cause {
+                CastlingLoss::KingNotHome => {
+                    format!("{c}不能{}：王已不在原位 {king}，说明它已经走动过。", side_name(*side))
+                }
+                CastlingLoss::KingMoved => {
+                    format!("{c}不能再王车易位：王在本局中已经走动过，即使回到 {king} 也不能恢复易位权。")
+                }
+                CastlingLoss::RookMoved => format!(
+                    "{c}不能再{}：{rook} 的车在本局中已经走动过，即使回到原位也不能恢复易位权。",
+                    side_name(*side)
+                ),
+                CastlingLoss::RookGone => {
+                    format!("{c}不能{}：{rook} 上已经没有己方的车（已走动或被吃掉）。", side_name(*side))
+                }
+                CastlingLoss::NotInStartPosition => format!(
+                    "此局面中{c}没有{}的权利（FEN 中没有记录）：王或 {rook} 的车之前已经走动过。",
+                    side_name(*side)
+                ),
+            }
+        }
+        Reason::CastlingPathOccupied { castling: Castling { color, side, .. }, occupied } => format!(
+            "{}不能{}：王和车之间有{}，两者之间的格子必须全部为空{}。",
+            color_name(*color),
+            side_name(*side),
+            list(occupied),
+            if *side == CastleSide::Queen { "（包括 b 线上的那一格）" } else { "" }
+        ),
+        Reason::CastlingInCheck { castling: Castling { color, .. }, checkers } => format!(
+            "{}的王正被{}将军，被将军时不能王车易位。",
+            color_name(*color),
+            list(checkers)
+        ),
+        Reason::CastlingThroughCheck { castling: Castling { color, side, .. }, square, attackers } => format!(
+            "{}不能{}：王要经过的 {square} 受到{}的攻击。",
+            color_name(*color),
+            side_name(*side),
+            list(attackers)
+        ),
+        Reason::CastlingIntoCheck { castling: Castling { color, side, .. }, square, attackers } => format!(
+            "{}不能{}：王的落点 {square} 受到{}的攻击。",
+            color_name(*color),
+            side_name(*side),
+            list(attackers)
+        ),
+        Reason::KingIntoCheck { to, attackers, defended, pinned_attackers, kings_meet, .. } => {
+            let mut s = match defended {
+                Some(d) => format!(
+                    "王不能吃 {to} 的{}：它受到{}的保护，吃掉它就等于把王送进将军。",
+                    kind_name(d.kind),
+                    list(attackers)
+                ),
+                None => format!("王不能走到 {to}：该格受到{}的攻击，王不能走进被将军的格子。", list(attackers)),
+            };
+            if *kings_meet {
+                s.push_str("两个王永远不能相邻。");
+            }
+            if !pinned_attackers.is_empty() {
+                let sqs: Vec<String> = pinned_attackers.iter().map(|s| s.to_string()).collect();
+                s.push_str(&format!(
+                    "{} 的棋子虽然被牵制，但仍然攻击 {to}：被牵制的棋子的攻击同样有效（FIDE 3.1.3）。",
+                    join(sqs)
+                ));
+            }
+            s
+        }
+        Reason::LeavesKingInCheck { piece, from, to, king, checkers, double, unblockable } => {
+            let mut s = format!(
+                "{king} 的王正被{}将军，而把{}从 {from} 走到 {to} 并不能解除将军。",
+                list(checkers),
+                kind_name(piece.kind)
+            );
+            if *double {
+                s.push_str("这是双将：只有走王才能解将。");
+            } else if *unblockable {
+                s.push_str("马或兵的将军无法阻挡：只能吃掉将军的棋子或者走王。");
+            }
+            s
+        }
+        Reason::ExposesKing { piece, from, to, king, pinner, en_passant } => {
+            if *en_passant {
+                format!(
+                    "从 {from} 到 {to} 吃过路兵会同时移走这条线上的两个兵，让{}直接将军 {king} 的王。",
+                    at(pinner.0, pinner.1)
+                )
+            } else {
+                format!(
+                    "{from} 的{}被{}牵制：它一旦走到 {to}，{} 与 {king} 的己方王之间的线路就会打开，王将被将军。",
+                    kind_name(piece.kind),
+                    at(pinner.0, pinner.1),
+                    pinner.1
+                )
+            }
+        }
+        Reason::PawnAdvance { from, to, .. } => format!("兵从 {from} 向前走一格到空格 {to}。"),
+        Reason::KnightMove { from, to, .. } => format!("马从 {from} 走“日”字跳到 {to}，马可以越过其他棋子。"),
+        Reason::KingStep { from, to, .. } => format!("王从 {from} 走一格到 {to}。"),
+        Reason::BishopMove { piece, from, to, line }
+        | Reason::RookMove { piece, from, to, line }
+        | Reason::QueenMove { piece, from, to, line } => format!(
+            "{}沿{}从 {from} 走到 {to}，途中没有棋子阻挡。",
+            kind_name(piece.kind),
+            match line {
+                Line::Rank => "横线",
+                Line::File => "直线",
+                Line::Diagonal => "斜线",
+            }
+        ),
+        Reason::PawnDoubleStep { from, to, passed, .. } => {
+            format!("兵在初始位置 {from} 可以前进两格，途经的 {passed} 和落点 {to} 都是空格。")
+        }
+        Reason::PawnCapture { from, to, captured, .. } => {
+            format!("{from} 的兵向前斜走一格，吃掉{}。", at(*captured, *to))
+        }
+        Reason::EnPassant { piece, to, captured_on, .. } => format!(
+            "吃过路兵：{captured_on} 的{}刚刚走了两格，越过了 {to}，所以仅在紧接着的这一着，可以像它只走了一格那样把它吃掉，并把它从 {captured_on} 拿走。",
+            piece_name(Piece::new(piece.color.flip(), PieceType::Pawn))
+        ),
+        Reason::Promotion { to, promotion, .. } => {
+            format!("兵到达底线，在 {to} 升变为{}。", kind_name(*promotion))
+        }
+        Reason::CastlingKingside { castling } | Reason::CastlingQueenside { castling } => format!(
+            "王车易位，{}：王从 {} 走到 {}，车从 {} 走到 {}。王和车都还没有走动过，两者之间的格子全空，王没有被将军，经过和到达的格子也都不受攻击。",
+            side_name(castling.side),
+            castling.king_from,
+            castling.king_to,
+            castling.rook_from,
+            castling.rook_to
+        ),
+        Reason::CastlingAttackedRookAllowed { squares, .. } => {
+            let sqs: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
+            format!(
+                "{} 受到攻击并不妨碍易位：只有王所在的格子、经过的格子和到达的格子必须不受攻击。",
+                join(sqs)
+            )
+        }
+        Reason::Capture { piece, to, captured, .. } => {
+            format!("{}吃掉{}，把它从棋盘上拿走。", kind_name(piece.kind), at(*captured, *to))
+        }
+        Reason::PinnedAlongLine { piece, king, pinner, captures_pinner, .. } => {
+            if *captures_pinner {
+                format!(
+                    "{}被{}牵制，但可以吃掉牵制它的棋子：{king} 的王不会因此暴露。",
+                    kind_name(piece.kind),
+                    at(pinner.0, pinner.1)
+                )
+            } else {
+                format!(
+                    "{}被{}牵制，但它沿着牵制线移动，仍然挡在 {king} 的王前面。",
+                    kind_name(piece.kind),
+                    at(pinner.0, pinner.1)
+                )
+            }
+        }
+        Reason::ResolvesCheck { piece, to, how, checkers } => match how {
+            CheckAnswer::CapturesChecker => {
+                format!("用{}吃掉将军的棋子（{}），解除了将军。", kind_name(piece.kind), list(checkers))
+            }
+            CheckAnswer::Blocks => format!("在 {to} 挡住{}的将军线路，解除了将军。", list(checkers)),
+            CheckAnswer::KingMoves => format!("王走出了{}的攻击范围，解除了将军。", list(checkers)),
+        },
+        Reason::KingSafe { king, king_moved: true } => format!("{king} 不受对方任何棋子攻击，王走到那里是安全的。"),
+        Reason::KingSafe { king, king_moved: false } => {
+            format!("走完之后 {king} 的王不受攻击，所以这步棋合法。")
+        }
+    }
+}
+
+fn note(n: &Note) -> String {
+    match n {
+        Note::ToMove { side } => format!("轮到{}走棋。", color_name(*side)),
+        Note::Check { side, checkers } => {
+            let kind = if checkers.len() > 1 { "双将" } else { "将军" };
+            format!("{kind}：{}的王受到{}的攻击。", color_name(*side), list(checkers))
+        }
+        Note::NotInCheck { side } => format!("{}的王没有被将军。", color_name(*side)),
+        Note::LegalMoves { side, count } => format!("{}共有 {count} 步合法着法。", color_name(*side)),
+        Note::Checkmate { loser } => format!(
+            "将杀！{}的王被将军，且没有任何合法着法可以解将。{}获胜。",
+            color_name(*loser),
+            color_name(loser.flip())
+        ),
+        Note::Stalemate { side } => {
+            format!("逼和：{}没有任何合法着法，也没有被将军，对局为和棋。", color_name(*side))
+        }
+        Note::DeadPosition { reason } => format!(
+            "死局：双方都无法通过任何合法着法序列将杀对方（{}），对局为和棋。",
+            match reason {
+                DeadReason::InsufficientMaterial => "子力不足",
+                DeadReason::FrozenPawns => "所有的兵都被永久封锁，任何一方的王都无法吃到可吃的兵，因此再也不可能将军",
+            }
+        ),
+        Note::FivefoldRepetition => "同一局面已经出现五次，自动判和。".to_string(),
+        Note::SeventyFiveMoves => "双方各已连续走了 75 步，期间没有吃子也没有兵的移动，自动判和。".to_string(),
+        Note::MateBeatsSeventyFive => {
+            "这已是连续第 150 个（或更多）没有吃子和兵移动的半回合，但将杀优先于七十五回合规则。".to_string()
+        }
+        Note::Repetitions { count } => {
+            format!("此局面在本局中已出现 {count} 次（同一方走棋、相同棋子位于相同格子、可走着法相同，才算同一局面）。")
+        }
+        Note::HalfmoveClock { count } => format!(
+            "自上次吃子或兵的移动以来已走了 {count} 个半回合（达到 100 可以申请五十回合和棋，达到 150 自动和棋）。"
+        ),
+        Note::ClaimThreefoldNow { side, count } => format!(
+            "{}现在可以申请三次重复和棋：此局面已出现 {count} 次。和棋不会自动生效，需由行棋方提出申请。",
+            color_name(*side)
+        ),
+        Note::ClaimFiftyNow { side, count } => format!(
+            "{}现在可以依据五十回合规则申请和棋（已连续 {count} 个半回合没有吃子和兵的移动）。和棋不会自动生效。",
+            color_name(*side)
+        ),
+        Note::ClaimWithMove { side, draw, moves } => {
+            let (shown, more) = shorten(moves, 6);
+            let list = shown.join("、");
+            let more = if more > 0 { format!("（或另外 {more} 步中的任意一步）") } else { String::new() };
+            let what = match draw {
+                DrawClaim::ThreefoldRepetition => "三次重复",
+                DrawClaim::FiftyMoves => "五十回合",
+            };
+            format!(
+                "{}可以先写下并向裁判声明着法 {list}{more}，由于这步棋会形成{what}的条件，可据此申请和棋。",
+                color_name(*side)
+            )
+        }
+    }
+}
