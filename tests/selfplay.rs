@@ -2,15 +2,14 @@
 //! PGN checked by python-chess, statistics against known values, and bad command lines.
 
 use arbiter::chess::{attacks, movegen, Color, Position};
-use arbiter::rules::{AutomaticDraw, DrawClaim, Outcome as BoardEnd};
-use arbiter::tools::selfplay::game::{play_game, Adjudication, GameConfig, GameRecord, Outcome, Reason};
+use arbiter::engine::{Limits, Score};
+use arbiter::rules::{AutomaticDraw, DrawClaim, Outcome};
+use arbiter::tools::selfplay::game::{play_game, Adjudication, EndReason, GameConfig, GameRecord, GameResult};
 use arbiter::tools::selfplay::openings::{self, SplitMix64};
-use arbiter::tools::selfplay::player::{
-    EngineSpec, GoRequest, InProcess, Player, PlayerError, Reply, Score, UciEngine,
-};
+use arbiter::tools::selfplay::player::{EngineSpec, GoRequest, InProcess, Player, PlayerError, Reply, UciEngine};
 use arbiter::tools::selfplay::runner::{run_match, MatchConfig, PlayerFactory};
 use arbiter::tools::selfplay::stats::{self, Sprt, SprtDecision, SprtModel, Tally};
-use arbiter::tools::selfplay::tc::{Limits, TimeControl};
+use arbiter::tools::selfplay::tc::{MoveLimit, TimeControl};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
@@ -89,8 +88,8 @@ const SHUFFLE: [&str; 16] = [
 fn checkmate_ends_the_game() {
     let r = play("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", &["a1a8"], &GameConfig::default());
     assert_eq!(
-        (r.outcome, r.reason.clone()),
-        (Outcome::WhiteWins, Reason::Automatic(BoardEnd::Checkmate { winner: Color::White }))
+        (r.result, r.reason.clone()),
+        (GameResult::WhiteWins, EndReason::OnTheBoard(Outcome::Checkmate { winner: Color::White }))
     );
     assert_eq!(r.moves.len(), 1);
     assert_eq!(r.moves[0].san, "Ra8#");
@@ -100,25 +99,31 @@ fn checkmate_ends_the_game() {
 #[test]
 fn checkmate_beats_the_seventy_five_move_rule() {
     let r = play("6k1/5ppp/8/8/8/8/8/R5K1 w - - 149 100", &["a1a8"], &no_claims());
-    assert_eq!(r.reason, Reason::Automatic(BoardEnd::Checkmate { winner: Color::White }));
+    assert_eq!(r.reason, EndReason::OnTheBoard(Outcome::Checkmate { winner: Color::White }));
 }
 
 #[test]
 fn stalemate_ends_the_game() {
     let r = play("7k/8/8/6Q1/8/8/8/6K1 w - - 0 1", &["g5g6"], &GameConfig::default());
-    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Automatic(BoardEnd::Draw(AutomaticDraw::Stalemate))));
+    assert_eq!(
+        (r.result, r.reason),
+        (GameResult::Draw, EndReason::OnTheBoard(Outcome::Draw(AutomaticDraw::Stalemate)))
+    );
 }
 
 #[test]
 fn dead_position_ends_the_game() {
     let r = play("4k3/8/8/8/8/8/4n3/4K3 w - - 0 1", &["e1e2"], &GameConfig::default());
-    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Automatic(BoardEnd::Draw(AutomaticDraw::DeadPosition))));
+    assert_eq!(
+        (r.result, r.reason),
+        (GameResult::Draw, EndReason::OnTheBoard(Outcome::Draw(AutomaticDraw::DeadPosition)))
+    );
 }
 
 #[test]
 fn threefold_is_claimed_at_once() {
     let r = play(START, &SHUFFLE, &GameConfig::default());
-    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Claimed(DrawClaim::ThreefoldRepetition)));
+    assert_eq!((r.result, r.reason), (GameResult::Draw, EndReason::Claimed(DrawClaim::ThreefoldRepetition)));
     assert_eq!(r.moves.len(), 8, "the third occurrence comes after 8 plies");
 }
 
@@ -126,8 +131,8 @@ fn threefold_is_claimed_at_once() {
 fn fivefold_ends_the_game_without_claims() {
     let r = play(START, &SHUFFLE, &no_claims());
     assert_eq!(
-        (r.outcome, r.reason),
-        (Outcome::Draw, Reason::Automatic(BoardEnd::Draw(AutomaticDraw::FivefoldRepetition)))
+        (r.result, r.reason),
+        (GameResult::Draw, EndReason::OnTheBoard(Outcome::Draw(AutomaticDraw::FivefoldRepetition)))
     );
     assert_eq!(r.moves.len(), 16);
 }
@@ -135,7 +140,7 @@ fn fivefold_ends_the_game_without_claims() {
 #[test]
 fn fifty_moves_are_claimed_at_once() {
     let r = play("4k3/8/8/8/8/8/8/R3K3 w - - 99 80", &["a1a2", "e8d8"], &GameConfig::default());
-    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::Claimed(DrawClaim::FiftyMoves)));
+    assert_eq!((r.result, r.reason), (GameResult::Draw, EndReason::Claimed(DrawClaim::FiftyMoves)));
     assert_eq!(r.moves.len(), 1);
 }
 
@@ -143,8 +148,8 @@ fn fifty_moves_are_claimed_at_once() {
 fn seventy_five_moves_end_the_game_without_claims() {
     let r = play("4k3/8/8/8/8/8/8/R3K3 w - - 148 80", &["a1a2", "e8d8", "a2a3"], &no_claims());
     assert_eq!(
-        (r.outcome, r.reason),
-        (Outcome::Draw, Reason::Automatic(BoardEnd::Draw(AutomaticDraw::SeventyFiveMoves)))
+        (r.result, r.reason),
+        (GameResult::Draw, EndReason::OnTheBoard(Outcome::Draw(AutomaticDraw::SeventyFiveMoves)))
     );
     assert_eq!(r.moves.len(), 2);
 }
@@ -152,15 +157,15 @@ fn seventy_five_moves_end_the_game_without_claims() {
 #[test]
 fn illegal_move_loses() {
     let r = play(START, &["e2e5"], &GameConfig::default());
-    assert_eq!(r.outcome, Outcome::BlackWins);
-    assert!(matches!(r.reason, Reason::IllegalMove { side: Color::White, .. }), "{:?}", r.reason);
+    assert_eq!(r.result, GameResult::BlackWins);
+    assert!(matches!(r.reason, EndReason::IllegalMove { side: Color::White, .. }), "{:?}", r.reason);
     assert_eq!(r.reason.termination_tag(), "rules infraction");
     assert_eq!(r.restart, [true, false]);
 }
 
 fn flag_game(fen: &str) -> GameRecord {
     let cfg = GameConfig {
-        limits: Limits::Clock(TimeControl::parse("0.1+0").unwrap()),
+        limits: MoveLimit::Clock(TimeControl::parse("0.1+0").unwrap()),
         flag_grace: Duration::from_millis(50),
         ..GameConfig::default()
     };
@@ -174,7 +179,7 @@ fn flag_game(fen: &str) -> GameRecord {
 #[test]
 fn flag_fall_loses_when_the_opponent_can_mate() {
     let r = flag_game("r3k3/8/8/8/8/8/8/R3K3 w - - 0 1");
-    assert_eq!((r.outcome, r.reason.clone()), (Outcome::BlackWins, Reason::TimeForfeit(Color::White)));
+    assert_eq!((r.result, r.reason.clone()), (GameResult::BlackWins, EndReason::TimeForfeit(Color::White)));
     assert_eq!(r.reason.termination_tag(), "time forfeit");
 }
 
@@ -182,7 +187,7 @@ fn flag_fall_loses_when_the_opponent_can_mate() {
 fn flag_fall_draws_when_the_opponent_cannot_mate() {
     // FIDE 6.9: Black has a bare king (and K+N v K+Q would be the same).
     let r = flag_game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
-    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::TimeForfeitNoMate(Color::White)));
+    assert_eq!((r.result, r.reason), (GameResult::Draw, EndReason::TimeForfeitNoMate(Color::White)));
 }
 
 #[test]
@@ -197,7 +202,7 @@ fn score_adjudication() {
     w.score = Some(Score::Cp(500));
     b.score = Some(Score::Cp(450)); // from White's side: both agree White is winning
     let r = play_game(&start, &mut w, &mut b, &cfg);
-    assert_eq!((r.outcome, r.reason.clone()), (Outcome::WhiteWins, Reason::ResignAdjudication(Color::White)));
+    assert_eq!((r.result, r.reason.clone()), (GameResult::WhiteWins, EndReason::ResignAdjudication(Color::White)));
     assert_eq!(r.moves.len(), 6);
 
     let cfg = GameConfig {
@@ -209,7 +214,7 @@ fn score_adjudication() {
     w.score = Some(Score::Cp(5));
     b.score = Some(Score::Cp(-3));
     let r = play_game(&start, &mut w, &mut b, &cfg);
-    assert_eq!((r.outcome, r.reason), (Outcome::Draw, Reason::DrawAdjudication));
+    assert_eq!((r.result, r.reason), (GameResult::Draw, EndReason::DrawAdjudication));
     assert_eq!(r.moves.len(), 4);
 }
 
@@ -264,7 +269,7 @@ fn misbehaving(mode: &'static str) -> (Tally, [u64; 2], [u64; 2]) {
     assert_eq!(s.tally.games(), 4, "the match goes on after every forfeit");
     for (_, a_white, rec) in &s.records {
         let fake = if *a_white { Color::Black } else { Color::White };
-        assert_eq!(rec.outcome, Outcome::win_for(fake.flip()), "{:?}", rec.reason);
+        assert_eq!(rec.result, GameResult::win_for(fake.flip()), "{:?}", rec.reason);
         assert!(!rec.moves.is_empty(), "the fake engine plays one move before misbehaving");
     }
     (s.tally, s.incidents.illegal_moves, s.incidents.disconnects)
@@ -463,7 +468,7 @@ fn in_process_against_uci_process() {
     let pgn = tmp("arbiter.pgn");
     let data = tmp("arbiter.data");
     let mut cfg = match_config(a, b, 4);
-    cfg.game.limits = Limits::Nodes(800);
+    cfg.game.limits = MoveLimit::Fixed(Limits { nodes: Some(800), ..Limits::default() });
     cfg.game.datagen_skip_plies = Some(4);
     cfg.openings = openings::parse_epd(
         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n\
@@ -481,7 +486,7 @@ fn in_process_against_uci_process() {
     // K+Q v K: whoever has the queen mates.
     for (idx, a_white, rec) in &s.records {
         if *idx >= 2 {
-            assert_eq!(rec.outcome, Outcome::WhiteWins, "game {idx} ({a_white}): {}", rec.reason);
+            assert_eq!(rec.result, GameResult::WhiteWins, "game {idx} ({a_white}): {}", rec.reason);
         }
         assert!(rec.moves.iter().all(|m| m.score.is_some() && m.depth.is_some()));
     }
@@ -505,7 +510,7 @@ fn in_process_with_a_clock() {
     let b: PlayerFactory =
         Arc::new(|| InProcess::new("B", &[("Hash".into(), "4".into())]).map(|e| Box::new(e) as Box<dyn Player>));
     let mut cfg = match_config(a, b, 2);
-    cfg.game.limits = Limits::Clock(TimeControl::parse("0.5+0.01").unwrap());
+    cfg.game.limits = MoveLimit::Clock(TimeControl::parse("0.5+0.01").unwrap());
     cfg.time_control = cfg.game.limits.pgn_tag();
     cfg.openings = openings::parse_epd("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\n").unwrap();
     let pgn = tmp("clock.pgn");
@@ -563,7 +568,7 @@ fn time_forfeits_in_pgn_are_valid() {
         Ok(Box::new(p) as Box<dyn Player>)
     });
     let mut cfg = match_config(slow, random_factory(11), 4);
-    cfg.game.limits = Limits::Clock(TimeControl::parse("0.1+0").unwrap());
+    cfg.game.limits = MoveLimit::Clock(TimeControl::parse("0.1+0").unwrap());
     cfg.game.flag_grace = Duration::from_millis(20);
     cfg.time_control = cfg.game.limits.pgn_tag();
     cfg.openings = openings::parse_epd("r3k3/8/8/8/8/8/8/R3K3 w - - 0 1\n4k3/8/8/8/8/8/8/R3K3 w - - 0 1\n").unwrap();
@@ -573,14 +578,14 @@ fn time_forfeits_in_pgn_are_valid() {
     assert_eq!(s.incidents.time_losses, [4, 0]);
     // Games 1-2: both sides have a rook, so Slow's flag falls lose. Game 3: Slow is White with the rook
     // against a bare king: its flag fall is a draw (FIDE 6.9). Game 4: Slow is the bare king: it loses.
-    let outcomes: Vec<(Outcome, Reason)> = s.records.iter().map(|r| (r.2.outcome, r.2.reason.clone())).collect();
+    let outcomes: Vec<(GameResult, EndReason)> = s.records.iter().map(|r| (r.2.result, r.2.reason.clone())).collect();
     assert_eq!(
         outcomes,
         vec![
-            (Outcome::BlackWins, Reason::TimeForfeit(Color::White)),
-            (Outcome::WhiteWins, Reason::TimeForfeit(Color::Black)),
-            (Outcome::Draw, Reason::TimeForfeitNoMate(Color::White)),
-            (Outcome::WhiteWins, Reason::TimeForfeit(Color::Black)),
+            (GameResult::BlackWins, EndReason::TimeForfeit(Color::White)),
+            (GameResult::WhiteWins, EndReason::TimeForfeit(Color::Black)),
+            (GameResult::Draw, EndReason::TimeForfeitNoMate(Color::White)),
+            (GameResult::WhiteWins, EndReason::TimeForfeit(Color::Black)),
         ]
     );
     check_with_python_chess(&pgn);

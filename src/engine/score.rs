@@ -35,6 +35,14 @@ pub enum Score {
 }
 
 impl Score {
+    /// The same score seen by the other side.
+    pub fn negate(self) -> Score {
+        match self {
+            Score::Cp(c) => Score::Cp(-c),
+            Score::Mate(m) => Score::Mate(-m),
+        }
+    }
+
     /// Converts an internal search score.
     pub fn from_internal(s: i32) -> Score {
         if s >= MATE_IN_MAX {

@@ -1,8 +1,15 @@
-//! UCI text to typed commands. Parsing never fails on unknown input: an unknown
-//! command becomes `Command::Unknown`, bad parts become [`ParseError`]s the session
-//! reports as `info string` lines.
+//! The UCI protocol's text, in both directions, for both ends of the pipe:
+//!
+//! - what a GUI sends and the engine reads: [`parse`] (text to [`Command`]), and, for a
+//!   client such as self-play's external-engine player, [`position_line`] and [`go_line`];
+//! - what the engine sends and a GUI reads: [`info_line`] and [`bestmove_line`], and, for a
+//!   client, [`parse_engine_line`] (text to [`EngineLine`]).
+//!
+//! Parsing never fails on unknown input: an unknown command becomes `Command::Unknown`, bad
+//! parts become [`ParseError`]s the session reports as `info string` lines.
 
-use crate::engine::Limits;
+use crate::chess::{Move, STARTPOS_FEN};
+use crate::engine::{Limits, Score, ScoreBound, SearchInfo};
 use std::fmt;
 use std::time::Duration;
 
@@ -231,6 +238,149 @@ fn parse_go(args: &[&str], warnings: &mut Vec<ParseError>) -> GoParams {
     g
 }
 
+// ---------------------------------------------------------------------------------------
+// The engine's side of the conversation, as text.
+
+/// `info depth D seldepth S multipv K score cp X [lowerbound|upperbound] nodes N nps N
+/// hashfull N time T pv ...` for one PV line of an iteration.
+pub fn info_line(i: &SearchInfo) -> String {
+    let mut s = format!("info depth {} seldepth {} multipv {} score {}", i.depth, i.seldepth, i.multipv, i.score);
+    match i.bound {
+        ScoreBound::Lower => s.push_str(" lowerbound"),
+        ScoreBound::Upper => s.push_str(" upperbound"),
+        ScoreBound::Exact => {}
+    }
+    s.push_str(&format!(" nodes {} nps {} hashfull {} time {}", i.nodes, i.nps, i.hashfull, i.time.as_millis()));
+    if !i.pv.is_empty() {
+        s.push_str(" pv");
+        for m in &i.pv {
+            s.push_str(&format!(" {m}"));
+        }
+    }
+    s
+}
+
+/// `bestmove M [ponder P]`, or `bestmove 0000` when there is no legal move.
+pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>) -> String {
+    match (best, ponder) {
+        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+        (Some(b), None) => format!("bestmove {b}"),
+        (None, _) => "bestmove 0000".to_string(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The client's side (a GUI, or self-play driving an external engine).
+
+/// `position startpos [moves ...]` or `position fen F [moves ...]`.
+pub fn position_line(start_fen: &str, moves: &[Move]) -> String {
+    let mut s =
+        if start_fen == STARTPOS_FEN { "position startpos".to_string() } else { format!("position fen {start_fen}") };
+    if !moves.is_empty() {
+        s.push_str(" moves");
+        for m in moves {
+            s.push_str(&format!(" {m}"));
+        }
+    }
+    s
+}
+
+/// The `go` command for `limits` (every limit that is set, in the order of the UCI
+/// specification); [`parse`] reads it back to the same limits.
+pub fn go_line(limits: &Limits) -> String {
+    let mut s = "go".to_string();
+    let ms = |name: &str, d: Option<Duration>| d.map(|d| format!(" {name} {}", d.as_millis())).unwrap_or_default();
+    let num = |name: &str, n: Option<u64>| n.map(|n| format!(" {name} {n}")).unwrap_or_default();
+    if !limits.searchmoves.is_empty() {
+        s.push_str(" searchmoves");
+        for m in &limits.searchmoves {
+            s.push_str(&format!(" {m}"));
+        }
+    }
+    if limits.ponder {
+        s.push_str(" ponder");
+    }
+    s.push_str(&ms("wtime", limits.wtime));
+    s.push_str(&ms("btime", limits.btime));
+    s.push_str(&ms("winc", limits.winc));
+    s.push_str(&ms("binc", limits.binc));
+    s.push_str(&num("movestogo", limits.movestogo.map(u64::from)));
+    s.push_str(&num("depth", limits.depth.map(u64::from)));
+    s.push_str(&num("nodes", limits.nodes));
+    s.push_str(&num("mate", limits.mate.map(u64::from)));
+    s.push_str(&ms("movetime", limits.movetime));
+    if limits.infinite {
+        s.push_str(" infinite");
+    }
+    s
+}
+
+/// One line an engine writes, as a client reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineLine {
+    /// `id name NAME`.
+    IdName(String),
+    UciOk,
+    ReadyOk,
+    /// An `info` line: its depth, and its score unless that is only a bound.
+    Info {
+        depth: Option<u32>,
+        score: Option<Score>,
+    },
+    /// `bestmove M [ponder P]`, the moves as text (unchecked).
+    BestMove {
+        best: String,
+        ponder: Option<String>,
+    },
+    /// Anything else (`id author`, `option ...`, `info string` is an `Info` without values).
+    Other,
+}
+
+/// Reads one line of engine output.
+pub fn parse_engine_line(line: &str) -> EngineLine {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["id", "name", ..] => EngineLine::IdName(words[2..].join(" ")),
+        ["uciok", ..] => EngineLine::UciOk,
+        ["readyok", ..] => EngineLine::ReadyOk,
+        ["bestmove", rest @ ..] => EngineLine::BestMove {
+            best: rest.first().map(|s| s.to_string()).unwrap_or_default(),
+            ponder: match rest {
+                [_, "ponder", p, ..] => Some(p.to_string()),
+                _ => None,
+            },
+        },
+        ["info", rest @ ..] => parse_info(rest),
+        _ => EngineLine::Other,
+    }
+}
+
+/// `depth N` and `score cp N` / `score mate N` of an `info` line (a bounded score is not a
+/// score; everything after `pv` or `string` is not read).
+fn parse_info(words: &[&str]) -> EngineLine {
+    let (mut score, mut depth) = (None, None);
+    let mut i = 0;
+    while i < words.len() {
+        match words[i] {
+            "depth" => depth = words.get(i + 1).and_then(|w| w.parse().ok()),
+            "score" => {
+                let bound = words.get(i + 3).is_some_and(|w| *w == "lowerbound" || *w == "upperbound");
+                if !bound {
+                    score = match (words.get(i + 1), words.get(i + 2).and_then(|w| w.parse::<i32>().ok())) {
+                        (Some(&"cp"), Some(v)) => Some(Score::Cp(v)),
+                        (Some(&"mate"), Some(v)) => Some(Score::Mate(v)),
+                        _ => None,
+                    };
+                }
+            }
+            "pv" | "string" => break,
+            _ => {}
+        }
+        i += 1;
+    }
+    EngineLine::Info { depth, score }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,5 +425,73 @@ mod tests {
         assert_eq!(w.len(), 1);
         assert!(parse("position banana").is_err());
         assert!(parse("setoption value 3").is_err());
+    }
+
+    #[test]
+    fn go_lines_read_back() {
+        let ms = Duration::from_millis;
+        let clock = Limits {
+            wtime: Some(ms(9000)),
+            btime: Some(ms(8500)),
+            winc: Some(ms(100)),
+            binc: Some(ms(100)),
+            movestogo: Some(12),
+            ..Limits::default()
+        };
+        assert_eq!(go_line(&clock), "go wtime 9000 btime 8500 winc 100 binc 100 movestogo 12");
+        let nodes = Limits { nodes: Some(5000), ..Limits::default() };
+        assert_eq!(go_line(&nodes), "go nodes 5000");
+        let depth_time = Limits { depth: Some(7), movetime: Some(ms(250)), ..Limits::default() };
+        for limits in [clock, nodes, depth_time, Limits { infinite: true, ponder: true, ..Limits::default() }] {
+            let Command::Go(g) = cmd(&go_line(&limits)) else { panic!("{}", go_line(&limits)) };
+            assert_eq!(g.limits, limits);
+        }
+    }
+
+    #[test]
+    fn engine_output_lines() {
+        assert_eq!(parse_engine_line("id name Arbiter 0.1.0"), EngineLine::IdName("Arbiter 0.1.0".into()));
+        assert_eq!(parse_engine_line("uciok"), EngineLine::UciOk);
+        assert_eq!(
+            parse_engine_line("bestmove e2e4 ponder e7e5"),
+            EngineLine::BestMove { best: "e2e4".into(), ponder: Some("e7e5".into()) }
+        );
+        assert_eq!(parse_engine_line("bestmove"), EngineLine::BestMove { best: String::new(), ponder: None });
+        let info = |depth, score| EngineLine::Info { depth, score };
+        assert_eq!(
+            parse_engine_line("info depth 12 seldepth 20 score cp 34 nodes 100 pv e2e4"),
+            info(Some(12), Some(Score::Cp(34)))
+        );
+        assert_eq!(parse_engine_line("info depth 3 score mate -2 pv a1a2"), info(Some(3), Some(Score::Mate(-2))));
+        assert_eq!(parse_engine_line("info depth 3 score cp 10 lowerbound"), info(Some(3), None));
+        assert_eq!(parse_engine_line("info string score cp 5"), info(None, None));
+        assert_eq!(parse_engine_line("option name Hash type spin"), EngineLine::Other);
+    }
+
+    #[test]
+    fn what_the_engine_writes_a_client_reads() {
+        let e2e4 = crate::chess::notation::parse_uci_move(&crate::chess::Position::startpos(), "e2e4").unwrap();
+        let info = SearchInfo {
+            depth: 9,
+            seldepth: 14,
+            multipv: 1,
+            score: Score::Mate(-3),
+            bound: ScoreBound::Exact,
+            nodes: 1000,
+            nps: 5000,
+            hashfull: 3,
+            time: Duration::from_millis(200),
+            pv: vec![e2e4],
+        };
+        assert_eq!(
+            parse_engine_line(&info_line(&info)),
+            EngineLine::Info { depth: Some(9), score: Some(Score::Mate(-3)) }
+        );
+        assert_eq!(
+            parse_engine_line(&bestmove_line(Some(e2e4), None)),
+            EngineLine::BestMove { best: "e2e4".into(), ponder: None }
+        );
+        assert_eq!(bestmove_line(None, None), "bestmove 0000");
+        assert_eq!(position_line(STARTPOS_FEN, &[e2e4]), "position startpos moves e2e4");
     }
 }

@@ -3,11 +3,11 @@
 //! never blocks on a search, so `isready`, `stop`, `ponderhit` and `quit` are answered
 //! at once.
 
-use super::protocol::{parse, Command, GoParams, PositionBase};
+use super::protocol::{bestmove_line, info_line, parse, Command, GoParams, PositionBase};
 use crate::chess::notation::parse_uci_move;
 use crate::chess::{Move, Position};
 use crate::engine::options::uci_option_lines;
-use crate::engine::{eval, Engine, EngineOptions, Limits, ScoreBound, SearchControl, SearchInfo, SearchResult};
+use crate::engine::{eval, Engine, EngineOptions, Limits, SearchControl};
 use crate::rules::Game;
 use std::io::Write;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -68,33 +68,6 @@ pub struct Session {
 fn lock(engine: &Mutex<Engine>) -> MutexGuard<'_, Engine> {
     // A panicking search leaves the engine in a usable state (it only holds tables).
     engine.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// `info ...` line for one PV line of an iteration.
-pub fn format_info(i: &SearchInfo) -> String {
-    let mut s = format!("info depth {} seldepth {} multipv {} score {}", i.depth, i.seldepth, i.multipv, i.score);
-    match i.bound {
-        ScoreBound::Lower => s.push_str(" lowerbound"),
-        ScoreBound::Upper => s.push_str(" upperbound"),
-        ScoreBound::Exact => {}
-    }
-    s.push_str(&format!(" nodes {} nps {} hashfull {} time {}", i.nodes, i.nps, i.hashfull, i.time.as_millis()));
-    if !i.pv.is_empty() {
-        s.push_str(" pv");
-        for m in &i.pv {
-            s.push_str(&format!(" {m}"));
-        }
-    }
-    s
-}
-
-/// The `bestmove` line for a result.
-pub fn format_bestmove(r: &SearchResult) -> String {
-    match (r.best, r.ponder) {
-        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
-        (Some(b), None) => format!("bestmove {b}"),
-        (None, _) => "bestmove 0000".to_string(),
-    }
 }
 
 impl Session {
@@ -300,10 +273,10 @@ impl Session {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let mut engine = lock(&engine);
                 let info_out = out.clone();
-                engine.search(&pos, &history, &limits, &ctl, &mut |i| info_out.line(&format_info(i)))
+                engine.search(&pos, &history, &limits, &ctl, &mut |i| info_out.line(&info_line(i)))
             }));
             match result {
-                Ok(r) => out.line(&format_bestmove(&r)),
+                Ok(r) => out.line(&bestmove_line(r.best, r.ponder)),
                 Err(_) => {
                     // Never leave the GUI without a move: any legal one.
                     log::error!("the search panicked; answering with the first legal move");

@@ -12,52 +12,53 @@
 //! 4. optional score adjudication (off unless `--resign-score` / `--draw-score`).
 
 use super::judge::{self, Verdict};
-use super::player::{GoLimits, GoRequest, Player, PlayerError, Reply, Score};
-use super::tc::{Clock, Limits};
-use crate::chess::{notation, Color, Move, Position};
-use crate::rules::{AutomaticDraw, DrawClaim, Game, Outcome as BoardEnd};
+use super::player::{GoRequest, Player, PlayerError, Reply};
+use super::tc::{Clock, MoveLimit};
+use crate::chess::{Color, Move, Position};
+use crate::engine::{Limits, Score};
+use crate::rules::{AutomaticDraw, DrawClaim, Game, Outcome};
 use std::fmt;
 use std::time::Duration;
 
-/// The result of a game, as PGN writes it.
+/// The result of a game, as PGN writes it (why it ended is [`EndReason`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum GameResult {
     WhiteWins,
     BlackWins,
     Draw,
 }
 
-impl Outcome {
+impl GameResult {
     pub fn pgn(self) -> &'static str {
         match self {
-            Outcome::WhiteWins => "1-0",
-            Outcome::BlackWins => "0-1",
-            Outcome::Draw => "1/2-1/2",
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
         }
     }
 
-    pub fn win_for(c: Color) -> Outcome {
+    pub fn win_for(c: Color) -> GameResult {
         match c {
-            Color::White => Outcome::WhiteWins,
-            Color::Black => Outcome::BlackWins,
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
         }
     }
 
     /// Points for White.
     pub fn white_points(self) -> f64 {
         match self {
-            Outcome::WhiteWins => 1.0,
-            Outcome::BlackWins => 0.0,
-            Outcome::Draw => 0.5,
+            GameResult::WhiteWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
         }
     }
 }
 
 /// Why the game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// Checkmate or an automatic draw, as the referee ruled.
-    Automatic(BoardEnd),
+pub enum EndReason {
+    /// Checkmate or an automatic draw on the board, as the referee ruled.
+    OnTheBoard(Outcome),
     /// A draw claimed for the player having the move.
     Claimed(DrawClaim),
     /// The flag of this side fell.
@@ -78,15 +79,15 @@ pub enum Reason {
     DrawAdjudication,
 }
 
-impl Reason {
+impl EndReason {
     /// The PGN `Termination` tag (the standard's values).
     pub fn termination_tag(&self) -> &'static str {
         match self {
-            Reason::Automatic(_) | Reason::Claimed(_) => "normal",
-            Reason::TimeForfeit(_) | Reason::TimeForfeitNoMate(_) => "time forfeit",
-            Reason::IllegalMove { .. } => "rules infraction",
-            Reason::Disconnected { .. } => "abandoned",
-            Reason::ResignAdjudication(_) | Reason::DrawAdjudication => "adjudication",
+            EndReason::OnTheBoard(_) | EndReason::Claimed(_) => "normal",
+            EndReason::TimeForfeit(_) | EndReason::TimeForfeitNoMate(_) => "time forfeit",
+            EndReason::IllegalMove { .. } => "rules infraction",
+            EndReason::Disconnected { .. } => "abandoned",
+            EndReason::ResignAdjudication(_) | EndReason::DrawAdjudication => "adjudication",
         }
     }
 }
@@ -99,13 +100,13 @@ pub fn side_name(c: Color) -> &'static str {
     }
 }
 
-impl fmt::Display for Reason {
+impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Reason::Automatic(BoardEnd::Checkmate { winner }) => {
+            EndReason::OnTheBoard(Outcome::Checkmate { winner }) => {
                 write!(f, "{} mates: checkmate (FIDE 5.1.1)", side_name(*winner))
             }
-            Reason::Automatic(BoardEnd::Draw(d)) => {
+            EndReason::OnTheBoard(Outcome::Draw(d)) => {
                 let what = match d {
                     AutomaticDraw::Stalemate => "stalemate",
                     AutomaticDraw::DeadPosition => "dead position",
@@ -114,21 +115,21 @@ impl fmt::Display for Reason {
                 };
                 write!(f, "draw by {what} (FIDE {})", d.rule())
             }
-            Reason::Claimed(c) => {
+            EndReason::Claimed(c) => {
                 let what = match c {
                     DrawClaim::ThreefoldRepetition => "threefold repetition",
                     DrawClaim::FiftyMoves => "fifty-move rule",
                 };
                 write!(f, "draw by {what}, claimed (FIDE {})", c.rule(true))
             }
-            Reason::TimeForfeit(c) => write!(f, "{} loses on time", side_name(*c)),
-            Reason::TimeForfeitNoMate(c) => {
+            EndReason::TimeForfeit(c) => write!(f, "{} loses on time", side_name(*c)),
+            EndReason::TimeForfeitNoMate(c) => {
                 write!(f, "{} flagged but {} cannot possibly mate (FIDE 6.9)", side_name(*c), side_name(c.flip()))
             }
-            Reason::IllegalMove { side, text } => write!(f, "{} made an illegal move: {text}", side_name(*side)),
-            Reason::Disconnected { side, error } => write!(f, "{} disconnects: {error}", side_name(*side)),
-            Reason::ResignAdjudication(c) => write!(f, "{} wins by adjudication", side_name(*c)),
-            Reason::DrawAdjudication => write!(f, "draw by adjudication"),
+            EndReason::IllegalMove { side, text } => write!(f, "{} made an illegal move: {text}", side_name(*side)),
+            EndReason::Disconnected { side, error } => write!(f, "{} disconnects: {error}", side_name(*side)),
+            EndReason::ResignAdjudication(c) => write!(f, "{} wins by adjudication", side_name(*c)),
+            EndReason::DrawAdjudication => write!(f, "draw by adjudication"),
         }
     }
 }
@@ -170,8 +171,8 @@ pub struct GameRecord {
     pub white: String,
     pub black: String,
     pub moves: Vec<PlayedMove>,
-    pub outcome: Outcome,
-    pub reason: Reason,
+    pub result: GameResult,
+    pub reason: EndReason,
     pub samples: Vec<Sample>,
     /// Which sides must be restarted before their next game (White, Black).
     pub restart: [bool; 2],
@@ -180,7 +181,7 @@ pub struct GameRecord {
 /// How one game is played.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
-    pub limits: Limits,
+    pub limits: MoveLimit,
     pub adjudication: Adjudication,
     /// Waiting time for a move without a clock (nodes/depth) before the engine counts as stalled.
     pub stall_timeout: Duration,
@@ -196,7 +197,7 @@ pub struct GameConfig {
 impl Default for GameConfig {
     fn default() -> Self {
         GameConfig {
-            limits: Limits::Nodes(1000),
+            limits: MoveLimit::Fixed(Limits { nodes: Some(1000), ..Limits::default() }),
             adjudication: Adjudication::default(),
             stall_timeout: Duration::from_secs(60),
             flag_grace: Duration::from_millis(200),
@@ -222,20 +223,20 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
         white: white.name().to_string(),
         black: black.name().to_string(),
         moves: Vec::new(),
-        outcome: Outcome::Draw,
-        reason: Reason::DrawAdjudication,
+        result: GameResult::Draw,
+        reason: EndReason::DrawAdjudication,
         samples: Vec::new(),
         restart: [false; 2],
     };
     for side in [Color::White, Color::Black] {
         let p: &mut dyn Player = if side == Color::White { &mut *white } else { &mut *black };
         if let Err(e) = p.new_game() {
-            return finish_forfeit(rec, side, Reason::Disconnected { side, error: e.to_string() }, start);
+            return finish_forfeit(rec, side, EndReason::Disconnected { side, error: e.to_string() }, start);
         }
     }
     let mut clocks = match cfg.limits {
-        Limits::Clock(tc) => Some([Clock::new(tc), Clock::new(tc)]),
-        _ => None,
+        MoveLimit::Clock(tc) => Some([Clock::new(tc), Clock::new(tc)]),
+        MoveLimit::Fixed(_) => None,
     };
     let mut game = Game::new(*start);
     let mut adj = AdjudicationState::default();
@@ -243,40 +244,39 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
         let pos = *game.current();
         match judge::verdict(&game) {
             Verdict::Over(end) => {
-                rec.outcome = match end {
-                    BoardEnd::Checkmate { winner } => Outcome::win_for(winner),
-                    BoardEnd::Draw(_) => Outcome::Draw,
+                rec.result = match end {
+                    Outcome::Checkmate { winner } => GameResult::win_for(winner),
+                    Outcome::Draw(_) => GameResult::Draw,
                 };
-                rec.reason = Reason::Automatic(end);
+                rec.reason = EndReason::OnTheBoard(end);
                 return rec;
             }
             Verdict::Claimable(claim) if cfg.claim_draws => {
-                rec.outcome = Outcome::Draw;
-                rec.reason = Reason::Claimed(claim);
+                rec.result = GameResult::Draw;
+                rec.reason = EndReason::Claimed(claim);
                 return rec;
             }
             _ => {}
         }
         let side = pos.side_to_move();
         let (limits, deadline) = match (&cfg.limits, &clocks) {
-            (Limits::Clock(tc), Some(c)) => {
+            (MoveLimit::Clock(tc), Some(c)) => {
                 let [w, b] = c;
                 let own = if side == Color::White { w } else { b };
                 (
-                    GoLimits::Clock {
-                        wtime: w.remaining,
-                        btime: b.remaining,
-                        winc: tc.increment,
-                        binc: tc.increment,
+                    Limits {
+                        wtime: Some(w.remaining),
+                        btime: Some(b.remaining),
+                        winc: Some(tc.increment),
+                        binc: Some(tc.increment),
                         movestogo: own.moves_to_go(),
+                        ..Limits::default()
                     },
                     own.remaining + cfg.flag_grace,
                 )
             }
-            (Limits::Nodes(n), _) => (GoLimits::Nodes(*n), cfg.stall_timeout),
-            (Limits::Depth(d), _) => (GoLimits::Depth(*d), cfg.stall_timeout),
-            (Limits::MoveTime(t), _) => (GoLimits::MoveTime(*t), *t + cfg.stall_timeout),
-            (Limits::Clock(_), None) => unreachable!("clocks exist with a clock limit"),
+            (MoveLimit::Fixed(limits), _) => (limits.clone(), limits.movetime.unwrap_or_default() + cfg.stall_timeout),
+            (MoveLimit::Clock(_), None) => unreachable!("clocks exist with a clock limit"),
         };
         let req = GoRequest {
             start_fen: &start_fen,
@@ -303,7 +303,7 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
             }
             Err(e) => {
                 log::warn!("{} ({}) failed: {e}", player.name(), side_name(side));
-                return finish_forfeit(rec, side, Reason::Disconnected { side, error: e.to_string() }, &pos);
+                return finish_forfeit(rec, side, EndReason::Disconnected { side, error: e.to_string() }, &pos);
             }
         };
         if let Some(c) = clocks.as_mut() {
@@ -319,12 +319,12 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
                 return flag_fall(rec, side, &pos);
             }
         }
-        let mv = match notation::parse_uci_move(&pos, &reply.best) {
+        let mv = match judge::read_move(&pos, &reply.best) {
             Ok(m) => m,
             Err(e) => {
                 log::warn!("{} ({}) sent an illegal move: {e}", player.name(), side_name(side));
                 let text = format!("{} in {}", reply.best, pos.to_fen());
-                return finish_forfeit(rec, side, Reason::IllegalMove { side, text }, &pos);
+                return finish_forfeit(rec, side, EndReason::IllegalMove { side, text }, &pos);
             }
         };
         if let (Some(skip), Some(Score::Cp(cp))) = (cfg.datagen_skip_plies, reply.score) {
@@ -344,13 +344,13 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
         if let Err(e) = game.play(mv) {
             // parse_uci_move only returns legal moves; a refusal here is a bug, reported as such.
             let text = format!("{} refused by the referee: {e}", reply.best);
-            return finish_forfeit(rec, side, Reason::IllegalMove { side, text }, &pos);
+            return finish_forfeit(rec, side, EndReason::IllegalMove { side, text }, &pos);
         }
         let after = *game.current();
         if let Some((outcome, reason)) = adjudicate_scores(&cfg.adjudication, &mut adj, side, reply.score, &after) {
             // An end on the board takes precedence over score adjudication.
             if matches!(judge::verdict(&game), Verdict::Ongoing) {
-                rec.outcome = outcome;
+                rec.result = outcome;
                 rec.reason = reason;
                 return rec;
             }
@@ -361,21 +361,30 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
 /// `side` failed to move in time: loss, or a draw when the opponent cannot possibly mate.
 fn flag_fall(mut rec: GameRecord, side: Color, pos: &Position) -> GameRecord {
     if judge::can_possibly_mate(pos, side.flip()) {
-        rec.outcome = Outcome::win_for(side.flip());
-        rec.reason = Reason::TimeForfeit(side);
+        rec.result = GameResult::win_for(side.flip());
+        rec.reason = EndReason::TimeForfeit(side);
     } else {
-        rec.outcome = Outcome::Draw;
-        rec.reason = Reason::TimeForfeitNoMate(side);
+        rec.result = GameResult::Draw;
+        rec.reason = EndReason::TimeForfeitNoMate(side);
     }
     rec
 }
 
 /// `side` forfeits (crash, stall, illegal move) and must be restarted.
-fn finish_forfeit(mut rec: GameRecord, side: Color, reason: Reason, _pos: &Position) -> GameRecord {
+fn finish_forfeit(mut rec: GameRecord, side: Color, reason: EndReason, _pos: &Position) -> GameRecord {
     rec.restart[side.index()] = true;
-    rec.outcome = Outcome::win_for(side.flip());
+    rec.result = GameResult::win_for(side.flip());
     rec.reason = reason;
     rec
+}
+
+/// Centipawns with mates mapped to ±100000 (for adjudication thresholds only).
+fn centipawns(s: Score) -> i32 {
+    match s {
+        Score::Cp(c) => c,
+        Score::Mate(m) if m > 0 => 100_000 - m,
+        Score::Mate(m) => -100_000 - m,
+    }
 }
 
 fn adjudicate_scores(
@@ -384,8 +393,8 @@ fn adjudicate_scores(
     mover: Color,
     score: Option<Score>,
     pos: &Position,
-) -> Option<(Outcome, Reason)> {
-    let white_cp = score.map(|s| if mover == Color::White { s.as_cp() } else { -s.as_cp() });
+) -> Option<(GameResult, EndReason)> {
+    let white_cp = score.map(|s| centipawns(if mover == Color::White { s } else { s.negate() }));
     if let Some((moves, cp)) = cfg.resign {
         match white_cp {
             Some(s) if s >= cp => {
@@ -403,10 +412,10 @@ fn adjudicate_scores(
         }
         // `moves` moves by each player = 2 * moves plies of agreement.
         if st.win_white >= 2 * moves {
-            return Some((Outcome::WhiteWins, Reason::ResignAdjudication(Color::White)));
+            return Some((GameResult::WhiteWins, EndReason::ResignAdjudication(Color::White)));
         }
         if st.win_black >= 2 * moves {
-            return Some((Outcome::BlackWins, Reason::ResignAdjudication(Color::Black)));
+            return Some((GameResult::BlackWins, EndReason::ResignAdjudication(Color::Black)));
         }
     }
     if let Some((moves, cp, from_move)) = cfg.draw {
@@ -415,7 +424,7 @@ fn adjudicate_scores(
             _ => st.draw = 0,
         }
         if st.draw >= 2 * moves && u32::from(pos.fullmove_number()) >= from_move {
-            return Some((Outcome::Draw, Reason::DrawAdjudication));
+            return Some((GameResult::Draw, EndReason::DrawAdjudication));
         }
     }
     None

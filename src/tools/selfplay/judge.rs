@@ -2,7 +2,8 @@
 //! a game ends is answered by the referee (`rules::referee`), FIDE 6.9 by `rules::mating`,
 //! and move text by `chess::notation`. Nothing here decides a rule by itself.
 
-use crate::chess::{notation, Color, Move, Position};
+use crate::chess::notation::{self, UciMoveError};
+use crate::chess::{Color, Move, Position};
 use crate::rules::{mating, DrawClaim, Game, Outcome};
 
 /// What the referee says about the position on the board, for the player having the move.
@@ -28,6 +29,11 @@ pub fn verdict(game: &Game) -> Verdict {
 /// FIDE 6.9: can `color` still possibly checkmate?
 pub fn can_possibly_mate(pos: &Position, color: Color) -> bool {
     mating::can_possibly_mate(pos, color)
+}
+
+/// The move a player sent (UCI text), if it is legal here.
+pub fn read_move(pos: &Position, text: &str) -> Result<Move, UciMoveError> {
+    notation::parse_uci_move(pos, text)
 }
 
 /// Standard algebraic notation of a legal move.

@@ -13,6 +13,7 @@ pub mod runner;
 pub mod stats;
 pub mod tc;
 
+use crate::engine::Limits;
 use player::{EngineSpec, InProcess, Player, UciEngine};
 use runner::{MatchConfig, MatchSummary, PlayerFactory};
 use stats::{Sprt, SprtDecision, SprtModel};
@@ -20,7 +21,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
-use tc::{Limits, TimeControl};
+use tc::{MoveLimit, TimeControl};
 
 /// Command-line arguments of `arbiter selfplay`.
 #[derive(clap::Args, Debug, Clone)]
@@ -180,19 +181,19 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
         if n == 0 {
             return Err(ArgError::Invalid("--nodes must be at least 1".into()));
         }
-        Limits::Nodes(n)
+        MoveLimit::Fixed(Limits { nodes: Some(n), ..Limits::default() })
     } else if let Some(d) = args.depth {
         if d == 0 {
             return Err(ArgError::Invalid("--depth must be at least 1".into()));
         }
-        Limits::Depth(d)
+        MoveLimit::Fixed(Limits { depth: Some(d), ..Limits::default() })
     } else if let Some(ms) = args.movetime {
         if ms == 0 {
             return Err(ArgError::Invalid("--movetime must be at least 1 ms".into()));
         }
-        Limits::MoveTime(Duration::from_millis(ms))
+        MoveLimit::Fixed(Limits { movetime: Some(Duration::from_millis(ms)), ..Limits::default() })
     } else {
-        Limits::Clock(TimeControl::parse(args.tc.as_deref().unwrap_or("10+0.1")).map_err(ArgError::Tc)?)
+        MoveLimit::Clock(TimeControl::parse(args.tc.as_deref().unwrap_or("10+0.1")).map_err(ArgError::Tc)?)
     };
     let a_options = player::parse_option_set(&args.a_options).map_err(ArgError::Spec)?;
     let b_options = player::parse_option_set(&args.b_options).map_err(ArgError::Spec)?;
@@ -248,6 +249,7 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
     };
     let resign = positive(args.resign_score, "--resign-score")?.map(|cp| (args.resign_moves.max(1), cp));
     let draw = positive(args.draw_score, "--draw-score")?.map(|cp| (args.draw_moves.max(1), cp, args.draw_from));
+    let time_control = limits.pgn_tag();
     let game = game::GameConfig {
         limits,
         adjudication: game::Adjudication { resign, draw },
@@ -257,7 +259,7 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
         claim_draws: !args.no_draw_claims,
     };
     Ok(MatchConfig {
-        time_control: limits.pgn_tag(),
+        time_control,
         game,
         openings,
         games,

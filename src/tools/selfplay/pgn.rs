@@ -4,6 +4,7 @@
 
 use super::game::{GameRecord, PlayedMove};
 use crate::chess::STARTPOS_FEN;
+use crate::engine::Score;
 use crate::rules::pgn::{write_pgn, PgnError, PgnGame};
 
 /// Extra information for the tags.
@@ -50,7 +51,7 @@ pub fn write_game(rec: &GameRecord, ctx: &PgnContext) -> Result<String, PgnError
         start_fen: (rec.start_fen != STARTPOS_FEN).then(|| rec.start_fen.clone()),
         moves: rec.moves.iter().map(|m| m.mv).collect(),
         comments: rec.moves.iter().map(|m| Some(move_comment(m))).collect(),
-        result: rec.outcome.pgn().to_string(),
+        result: rec.result.pgn().to_string(),
     };
     if let Some(Some(last)) = g.comments.last_mut() {
         last.push_str(&format!(", {}", rec.reason));
@@ -62,7 +63,7 @@ pub fn write_game(rec: &GameRecord, ctx: &PgnContext) -> Result<String, PgnError
 pub fn move_comment(m: &PlayedMove) -> String {
     let mut c = String::new();
     if let Some(s) = m.score {
-        c.push_str(&s.to_string());
+        c.push_str(&score_text(s));
         if let Some(d) = m.depth {
             c.push_str(&format!("/{d}"));
         }
@@ -70,4 +71,24 @@ pub fn move_comment(m: &PlayedMove) -> String {
     }
     c.push_str(&format!("{:.2}s", m.time.as_secs_f64()));
     c
+}
+
+/// A score as Cute Chess writes it in PGN comments: `+0.34`, `-1.20`, `+M5`, `-M3`.
+pub fn score_text(s: Score) -> String {
+    match s {
+        Score::Cp(c) => format!("{}{:.2}", if c >= 0 { "+" } else { "-" }, c.unsigned_abs() as f64 / 100.0),
+        Score::Mate(m) => format!("{}M{}", if m > 0 { "+" } else { "-" }, m.unsigned_abs()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_as_cute_chess_writes_them() {
+        assert_eq!(score_text(Score::Cp(34)), "+0.34");
+        assert_eq!(score_text(Score::Cp(-5)), "-0.05");
+        assert_eq!(score_text(Score::Mate(-3)), "-M3");
+    }
 }

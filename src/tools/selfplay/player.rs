@@ -6,6 +6,8 @@
 //! checks it with `chess::notation::parse_uci_move`.
 
 use crate::chess::{Move, Position};
+use crate::engine::{Limits, Score};
+use crate::uci::protocol::{self, EngineLine};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -13,52 +15,6 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-/// An engine's evaluation, from the side to move's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    Cp(i32),
-    /// Mate in this many moves (negative: the side to move is mated).
-    Mate(i32),
-}
-
-impl Score {
-    /// The same score seen by the other side.
-    pub fn negate(self) -> Score {
-        match self {
-            Score::Cp(c) => Score::Cp(-c),
-            Score::Mate(m) => Score::Mate(-m),
-        }
-    }
-
-    /// Centipawns with mates mapped to ±100000 (for thresholds only).
-    pub fn as_cp(self) -> i32 {
-        match self {
-            Score::Cp(c) => c,
-            Score::Mate(m) if m > 0 => 100_000 - m,
-            Score::Mate(m) => -100_000 - m,
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    /// Cute Chess style: `+0.34`, `-1.20`, `+M5`, `-M3`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Score::Cp(c) => write!(f, "{}{:.2}", if c >= 0 { "+" } else { "-" }, c.unsigned_abs() as f64 / 100.0),
-            Score::Mate(m) => write!(f, "{}M{}", if m > 0 { "+" } else { "-" }, m.unsigned_abs()),
-        }
-    }
-}
-
-/// How long the player may think about this move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GoLimits {
-    Clock { wtime: Duration, btime: Duration, winc: Duration, binc: Duration, movestogo: Option<u32> },
-    Nodes(u64),
-    Depth(u32),
-    MoveTime(Duration),
-}
 
 /// Everything a player is told for one move.
 pub struct GoRequest<'a> {
@@ -70,7 +26,7 @@ pub struct GoRequest<'a> {
     pub position: &'a Position,
     /// Keys (FIDE 9.2.3 identity) of every position of the game so far, current one last.
     pub history: &'a [u64],
-    pub limits: GoLimits,
+    pub limits: Limits,
     /// Give up waiting after this long (the flag has fallen or the engine stalled).
     pub deadline: Duration,
 }
@@ -349,16 +305,20 @@ impl Process {
         }
     }
 
-    /// Reads until a line starting with `token`; error on timeout.
-    fn wait_for(&mut self, token: &str, timeout: Duration) -> Result<Vec<String>, PlayerError> {
+    /// Reads until the line `expected` (`uciok`, `readyok`); returns the lines before it,
+    /// read; error on timeout.
+    fn wait_for(&mut self, expected: EngineLine, timeout: Duration) -> Result<Vec<EngineLine>, PlayerError> {
         let until = Instant::now() + timeout;
         let mut seen = Vec::new();
         loop {
             match self.recv(until)? {
-                Some((_, s)) if s.split_whitespace().next() == Some(token) => return Ok(seen),
-                Some((_, s)) => seen.push(s),
+                Some((_, s)) => match protocol::parse_engine_line(&s) {
+                    line if line == expected => return Ok(seen),
+                    line => seen.push(line),
+                },
                 None => {
-                    return Err(PlayerError::Handshake(format!("no '{token}' within {:.1}s", timeout.as_secs_f64())))
+                    let what = if expected == EngineLine::UciOk { "uciok" } else { "readyok" };
+                    return Err(PlayerError::Handshake(format!("no '{what}' within {:.1}s", timeout.as_secs_f64())));
                 }
             }
         }
@@ -408,10 +368,13 @@ impl UciEngine {
         let mut p = Process::spawn(&self.spec)?;
         let result = (|| {
             p.send("uci")?;
-            let lines = p.wait_for("uciok", self.handshake_timeout)?;
+            let lines = p.wait_for(EngineLine::UciOk, self.handshake_timeout)?;
             if self.spec.name.is_none() {
-                if let Some(n) = lines.iter().find_map(|l| l.strip_prefix("id name ")) {
-                    self.name = n.trim().to_string();
+                if let Some(n) = lines.iter().find_map(|l| match l {
+                    EngineLine::IdName(n) => Some(n),
+                    _ => None,
+                }) {
+                    self.name = n.clone();
                 }
                 if self.name.is_empty() {
                     self.name =
@@ -422,7 +385,7 @@ impl UciEngine {
                 p.send(&format!("setoption name {k} value {v}"))?;
             }
             p.send("isready")?;
-            p.wait_for("readyok", self.handshake_timeout)?;
+            p.wait_for(EngineLine::ReadyOk, self.handshake_timeout)?;
             Ok(())
         })();
         match result {
@@ -450,65 +413,6 @@ impl Drop for UciEngine {
     }
 }
 
-/// Reads `score cp N` / `score mate N` and `depth N` from an `info` line (bounds are skipped).
-pub fn parse_info(line: &str) -> (Option<Score>, Option<u32>) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let (mut score, mut depth) = (None, None);
-    let mut i = 1;
-    while i < words.len() {
-        match words[i] {
-            "depth" => depth = words.get(i + 1).and_then(|w| w.parse().ok()),
-            "score" => {
-                let bound = words.get(i + 3).is_some_and(|w| *w == "lowerbound" || *w == "upperbound");
-                if !bound {
-                    score = match (words.get(i + 1), words.get(i + 2).and_then(|w| w.parse::<i32>().ok())) {
-                        (Some(&"cp"), Some(v)) => Some(Score::Cp(v)),
-                        (Some(&"mate"), Some(v)) => Some(Score::Mate(v)),
-                        _ => None,
-                    };
-                }
-            }
-            "pv" | "string" => break,
-            _ => {}
-        }
-        i += 1;
-    }
-    (score, depth)
-}
-
-fn go_command(l: &GoLimits) -> String {
-    let ms = |d: &Duration| d.as_millis();
-    match l {
-        GoLimits::Clock { wtime, btime, winc, binc, movestogo } => {
-            let mut s = format!("go wtime {} btime {} winc {} binc {}", ms(wtime), ms(btime), ms(winc), ms(binc));
-            if let Some(m) = movestogo {
-                s.push_str(&format!(" movestogo {m}"));
-            }
-            s
-        }
-        GoLimits::Nodes(n) => format!("go nodes {n}"),
-        GoLimits::Depth(d) => format!("go depth {d}"),
-        GoLimits::MoveTime(t) => format!("go movetime {}", ms(t)),
-    }
-}
-
-/// `position fen F moves ...` (or `startpos`).
-pub fn position_command(start_fen: &str, moves: &[Move]) -> String {
-    let mut s = if start_fen == crate::chess::STARTPOS_FEN {
-        "position startpos".to_string()
-    } else {
-        format!("position fen {start_fen}")
-    };
-    if !moves.is_empty() {
-        s.push_str(" moves");
-        for m in moves {
-            s.push(' ');
-            s.push_str(&m.to_string());
-        }
-    }
-    s
-}
-
 impl Player for UciEngine {
     fn name(&self) -> &str {
         &self.name
@@ -519,14 +423,14 @@ impl Player for UciEngine {
         let p = self.proc()?;
         p.send("ucinewgame")?;
         p.send("isready")?;
-        p.wait_for("readyok", t)?;
+        p.wait_for(EngineLine::ReadyOk, t)?;
         Ok(())
     }
 
     fn go(&mut self, req: &GoRequest) -> Result<Reply, PlayerError> {
         let p = self.proc()?;
-        p.send(&position_command(req.start_fen, req.moves))?;
-        p.send(&go_command(&req.limits))?;
+        p.send(&protocol::position_line(req.start_fen, req.moves))?;
+        p.send(&protocol::go_line(&req.limits))?;
         let start = Instant::now();
         let until = start + req.deadline;
         let (mut score, mut depth) = (None, None);
@@ -534,17 +438,12 @@ impl Player for UciEngine {
             let Some((t, line)) = p.recv(until)? else {
                 return Err(PlayerError::NoReply { waited: start.elapsed() });
             };
-            let mut words = line.split_whitespace();
-            match words.next() {
-                Some("info") => {
-                    let (s, d) = parse_info(&line);
-                    if s.is_some() {
-                        score = s;
-                        depth = d.or(depth);
-                    }
+            match protocol::parse_engine_line(&line) {
+                EngineLine::Info { depth: d, score: Some(s) } => {
+                    score = Some(s);
+                    depth = d.or(depth);
                 }
-                Some("bestmove") => {
-                    let best = words.next().unwrap_or("").to_string();
+                EngineLine::BestMove { best, .. } => {
                     return Ok(Reply { best, score, depth, elapsed: t.saturating_duration_since(start) });
                 }
                 _ => {}
@@ -581,23 +480,6 @@ impl InProcess {
     }
 }
 
-fn engine_limits(l: &GoLimits) -> crate::engine::Limits {
-    use crate::engine::Limits;
-    match *l {
-        GoLimits::Clock { wtime, btime, winc, binc, movestogo } => Limits {
-            wtime: Some(wtime),
-            btime: Some(btime),
-            winc: Some(winc),
-            binc: Some(binc),
-            movestogo,
-            ..Limits::default()
-        },
-        GoLimits::Nodes(n) => Limits { nodes: Some(n), ..Limits::default() },
-        GoLimits::Depth(d) => Limits { depth: Some(d), ..Limits::default() },
-        GoLimits::MoveTime(t) => Limits { movetime: Some(t), ..Limits::default() },
-    }
-}
-
 impl Player for InProcess {
     fn name(&self) -> &str {
         &self.name
@@ -611,8 +493,7 @@ impl Player for InProcess {
     /// Searches on the calling thread. A watchdog stops the search at the deadline, and a
     /// panic inside the search is caught and reported as a crash (the player is then rebuilt).
     fn go(&mut self, req: &GoRequest) -> Result<Reply, PlayerError> {
-        use crate::engine::{Score as EScore, SearchControl};
-        let limits = engine_limits(&req.limits);
+        use crate::engine::SearchControl;
         let control = std::sync::Arc::new(SearchControl::new());
         let (done_tx, done_rx) = mpsc::channel::<()>();
         let watchdog = {
@@ -629,7 +510,7 @@ impl Player for InProcess {
         let engine = &mut self.engine;
         let start = Instant::now();
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            engine.search(req.position, before, &limits, &control, &mut |_| {})
+            engine.search(req.position, before, &req.limits, &control, &mut |_| {})
         }));
         let elapsed = start.elapsed();
         let _ = done_tx.send(());
@@ -639,11 +520,7 @@ impl Player for InProcess {
             return Err(PlayerError::NoReply { waited: elapsed });
         }
         let best = result.best.map(|m| m.to_string()).unwrap_or_else(|| "0000".into());
-        let score = match result.score {
-            EScore::Cp(c) => Score::Cp(c),
-            EScore::Mate(m) => Score::Mate(m),
-        };
-        Ok(Reply { best, score: Some(score), depth: Some(result.depth), elapsed })
+        Ok(Reply { best, score: Some(result.score), depth: Some(result.depth), elapsed })
     }
 
     fn restart(&mut self) -> Result<(), PlayerError> {
@@ -682,19 +559,5 @@ mod tests {
         );
         assert!(parse_option_set("Hash").is_err());
         assert_eq!(parse_option_set("").unwrap(), vec![]);
-    }
-
-    #[test]
-    fn info_lines() {
-        assert_eq!(
-            parse_info("info depth 12 seldepth 20 score cp 34 nodes 100 pv e2e4"),
-            (Some(Score::Cp(34)), Some(12))
-        );
-        assert_eq!(parse_info("info depth 3 score mate -2 pv a1a2"), (Some(Score::Mate(-2)), Some(3)));
-        assert_eq!(parse_info("info depth 3 score cp 10 lowerbound"), (None, Some(3)));
-        assert_eq!(parse_info("info string score cp 5"), (None, None));
-        assert_eq!(Score::Cp(34).to_string(), "+0.34");
-        assert_eq!(Score::Cp(-5).to_string(), "-0.05");
-        assert_eq!(Score::Mate(-3).to_string(), "-M3");
     }
 }

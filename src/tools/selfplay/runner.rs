@@ -2,7 +2,7 @@
 //! each player), writes PGN and training data as games finish, keeps the statistics and stops
 //! early on an SPRT decision.
 
-use super::game::{play_game, GameConfig, GameRecord, Reason};
+use super::game::{play_game, EndReason, GameConfig, GameRecord};
 use super::pgn::{self, PgnContext};
 use super::player::{Player, PlayerError};
 use super::stats::{Sprt, SprtDecision, Tally};
@@ -146,7 +146,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
             rec.white = format!("{} ({wa})", rec.white);
             rec.black = format!("{} ({ba})", rec.black);
         }
-        let a_points = if a_white { rec.outcome.white_points() } else { 1.0 - rec.outcome.white_points() };
+        let a_points = if a_white { rec.result.white_points() } else { 1.0 - rec.result.white_points() };
         tally.add_game(a_points);
         if cfg.repeat {
             match pair_first.remove(&(index / 2)) {
@@ -158,9 +158,9 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
         }
         let who = |c: Color| if (c == Color::White) == a_white { 0 } else { 1 };
         match &rec.reason {
-            Reason::IllegalMove { side, .. } => incidents.illegal_moves[who(*side)] += 1,
-            Reason::TimeForfeit(c) | Reason::TimeForfeitNoMate(c) => incidents.time_losses[who(*c)] += 1,
-            Reason::Disconnected { side, .. } => incidents.disconnects[who(*side)] += 1,
+            EndReason::IllegalMove { side, .. } => incidents.illegal_moves[who(*side)] += 1,
+            EndReason::TimeForfeit(c) | EndReason::TimeForfeitNoMate(c) => incidents.time_losses[who(*c)] += 1,
+            EndReason::Disconnected { side, .. } => incidents.disconnects[who(*side)] += 1,
             _ => {}
         }
         if let Some(out) = pgn_out.as_mut() {
@@ -181,7 +181,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
             }
         }
         if let Some(out) = data_out.as_mut() {
-            let result = match rec.outcome.white_points() {
+            let result = match rec.result.white_points() {
                 p if p > 0.75 => "1.0",
                 p if p < 0.25 => "0.0",
                 _ => "0.5",
@@ -194,7 +194,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
                 log::error!("writing training data: {e}");
             }
         }
-        log::info!("game {} {} - {}: {} ({})", index + 1, rec.white, rec.black, rec.outcome.pgn(), rec.reason);
+        log::info!("game {} {} - {}: {} ({})", index + 1, rec.white, rec.black, rec.result.pgn(), rec.reason);
         if cfg.keep_records {
             records.push((index, a_white, rec));
         }

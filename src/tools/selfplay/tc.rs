@@ -1,6 +1,7 @@
 //! Time controls and per-move limits: `--tc` in Cute Chess syntax (`[moves/]time[+increment]`,
-//! seconds, `inf` for none), `--nodes`, `--depth`, `--movetime`.
+//! seconds, `inf` for none), or fixed `--nodes`, `--depth`, `--movetime` (as `engine::Limits`).
 
+use crate::engine::Limits;
 use std::fmt;
 use std::time::Duration;
 
@@ -13,13 +14,12 @@ pub struct TimeControl {
     pub increment: Duration,
 }
 
-/// How long each move may take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limits {
+/// What each player gets for a move: a clock, or the same fixed limits (nodes, depth, move
+/// time) every move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveLimit {
     Clock(TimeControl),
-    Nodes(u64),
-    Depth(u32),
-    MoveTime(Duration),
+    Fixed(Limits),
 }
 
 /// A `--tc` that could not be read.
@@ -149,12 +149,12 @@ impl Clock {
     }
 }
 
-impl Limits {
+impl MoveLimit {
     /// A description for logs and the PGN `TimeControl` tag (`-` when there is no clock, per the PGN standard).
     pub fn pgn_tag(&self) -> String {
         match self {
-            Limits::Clock(tc) => tc.pgn_tag(),
-            _ => "-".to_string(),
+            MoveLimit::Clock(tc) => tc.pgn_tag(),
+            MoveLimit::Fixed(_) => "-".to_string(),
         }
     }
 }
