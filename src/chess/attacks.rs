@@ -4,7 +4,7 @@
 
 use super::bitboard::Bitboard;
 use super::types::{Color, PieceType, Square};
-use std::sync::LazyLock;
+use once_cell::sync::Lazy;
 
 const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
     let mut table = [Bitboard::EMPTY; 64];
@@ -314,7 +314,7 @@ fn init_square(
     }
 }
 
-static SLIDERS: LazyLock<SliderTables> = LazyLock::new(|| {
+static SLIDERS: Lazy<SliderTables> = Lazy::new(|| {
     let mut attacks = Vec::with_capacity(108_000);
     let mut rng = Prng(0x9E37_79B9_7F4A_7C15);
     let mut rook = [Magic::default(); 64];
@@ -336,7 +336,7 @@ struct LineTables {
     line: Vec<[Bitboard; 64]>,
 }
 
-static LINES: LazyLock<LineTables> = LazyLock::new(|| {
+static LINES: Lazy<LineTables> = Lazy::new(|| {
     let mut between = vec![[Bitboard::EMPTY; 64]; 64];
     let mut line = vec![[Bitboard::EMPTY; 64]; 64];
     for a in Square::all() {
@@ -355,8 +355,8 @@ static LINES: LazyLock<LineTables> = LazyLock::new(|| {
 
 /// Forces the lazy tables; called at start-up so the first search does not pay for it.
 pub fn init() {
-    LazyLock::force(&SLIDERS);
-    LazyLock::force(&LINES);
+    Lazy::force(&SLIDERS);
+    Lazy::force(&LINES);
 }
 
 #[inline(always)]

@@ -22,8 +22,9 @@ use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use super::{EngineOptions, Limits, ScoreBound, SearchControl, SearchInfo, SearchResult};
 use crate::chess::movegen::{has_legal_move, is_legal};
 use crate::chess::{Move, Position};
+use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{LazyLock, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Stack size of every search thread: recursion is up to MAX_PLY plies of copy-made
@@ -31,7 +32,7 @@ use std::time::{Duration, Instant};
 const STACK_SIZE: usize = 64 * 1024 * 1024;
 
 /// Late-move reduction table, `[depth][move number]` (the usual log*log formula).
-static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
+static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
