@@ -83,6 +83,12 @@ impl fmt::Display for FenError {
 impl std::error::Error for FenError {}
 
 impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        // The starting FEN is a constant known to be valid.
+        Position::from_fen(STARTPOS_FEN).unwrap_or_else(|_| unreachable!())
+    }
+
     /// Parses a FEN. Missing clocks mean "0 1"; runs of whitespace are accepted.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();

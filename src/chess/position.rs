@@ -56,11 +56,6 @@ impl Position {
         }
     }
 
-    pub fn startpos() -> Position {
-        // The starting FEN is a constant known to be valid.
-        Position::from_fen(super::fen::STARTPOS_FEN).unwrap_or_else(|_| unreachable!())
-    }
-
     // ---- raw placement (used by FEN parsing and make_move) ----
 
     #[inline(always)]
@@ -165,10 +160,6 @@ impl Position {
     #[inline(always)]
     pub fn fullmove_number(&self) -> u16 {
         self.fullmove_number
-    }
-    /// Number of half-moves played since the start of a game that began at move 1 with White.
-    pub fn game_ply(&self) -> u32 {
-        (self.fullmove_number.max(1) as u32 - 1) * 2 + self.side as u32
     }
     /// Zobrist key: equal keys mean the same position in the sense of FIDE 9.2.3.
     #[inline(always)]
