@@ -11,7 +11,7 @@
 
 use super::dead::DeadReason;
 use crate::chess::notation::{self, SanError};
-use crate::chess::{movegen, Bitboard, Color, FenError, Move, Piece, Position, Square};
+use crate::chess::{movegen, Color, FenError, Move, Piece, Position, Square};
 use std::fmt;
 
 /// A game: the start position and the moves played from it. Self-play, the UCI loop and
@@ -107,18 +107,6 @@ impl Game {
         self.current = self.current.make_move(m);
         self.moves.push(m);
         self.keys.push(self.current.key());
-    }
-
-    /// Takes back the last move (if any).
-    pub fn undo(&mut self) -> Option<Move> {
-        let m = self.moves.pop()?;
-        self.keys.pop();
-        let mut p = self.start;
-        for &mv in &self.moves {
-            p = p.make_move(mv);
-        }
-        self.current = p;
-        Some(m)
     }
 
     pub fn start(&self) -> &Position {
@@ -392,10 +380,5 @@ impl PositionReport {
 
     pub fn is_game_over(&self) -> bool {
         self.outcome().is_some()
-    }
-
-    /// The squares of the checking pieces.
-    pub fn checker_squares(&self) -> Bitboard {
-        self.checkers.iter().fold(Bitboard::EMPTY, |b, &(_, s)| b.with(s))
     }
 }
