@@ -74,6 +74,11 @@ pub enum ParseError {
         param: String,
         value: String,
     },
+    /// A `go` parameter's number does not fit (beyond 2^63 - 1).
+    TooLarge {
+        param: String,
+        value: String,
+    },
     MissingValue(String),
     /// `position` without `startpos` or `fen`.
     BadPosition(String),
@@ -86,6 +91,7 @@ impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseError::BadNumber { param, value } => write!(f, "'{param}' needs a non-negative number, got '{value}'"),
+            ParseError::TooLarge { param, value } => write!(f, "'{param}' value '{value}' is too large"),
             ParseError::MissingValue(p) => write!(f, "'{p}' needs a value"),
             ParseError::BadPosition(t) => write!(f, "position: expected 'startpos' or 'fen', got '{t}'"),
             ParseError::BadSetOption => write!(f, "setoption: expected 'setoption name <name> [value <value>]'"),
@@ -206,6 +212,10 @@ fn parse_go(args: &[&str], warnings: &mut Vec<ParseError>) -> GoParams {
             // Some GUIs send negative clock times when a player is in time trouble.
             match v.parse::<i64>() {
                 Ok(n) => Some(n.max(0) as u64),
+                Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
+                    warnings.push(ParseError::TooLarge { param: t.to_string(), value: v.to_string() });
+                    None
+                }
                 Err(_) => {
                     warnings.push(ParseError::BadNumber { param: t.to_string(), value: v.to_string() });
                     None
@@ -423,6 +433,13 @@ mod tests {
         let (c, w) = parse("go depth x").unwrap();
         assert_eq!(c, Command::Go(GoParams::default()));
         assert_eq!(w.len(), 1);
+        // A number too large for the clock is named as such (not "needs a non-negative number").
+        let (c, w) = parse("go wtime 18446744073709551615").unwrap();
+        assert_eq!(c, Command::Go(GoParams::default()));
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].to_string(), "'wtime' value '18446744073709551615' is too large");
+        let (_, w) = parse("go btime -99999999999999999999").unwrap();
+        assert!(w[0].to_string().contains("non-negative"), "{}", w[0]);
         assert!(parse("position banana").is_err());
         assert!(parse("setoption value 3").is_err());
     }
