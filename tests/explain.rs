@@ -2,13 +2,15 @@
 //! what a user sees — verdicts, reason codes, squares, JSON fields, texts in both
 //! languages, CLI exit codes.
 
+mod common;
+
 use arbiter::chess::{Color, Piece, PieceType, Square};
 use arbiter::explain::{
     explain, explain_for_uci, json, note_text, reason_text, Castling, CastlingLoss, CheckAnswer, Lang, Line, Note,
     Reason, ReasonCode,
 };
 use arbiter::rules::{AutomaticDraw, DeadReason, DrawClaim, Game, Outcome};
-use std::process::Command;
+use common::explain_cli;
 
 fn game(fen: Option<&str>, moves: &str) -> Game {
     let list: Vec<&str> = moves.split_whitespace().collect();
@@ -246,7 +248,13 @@ fn example(code: ReasonCode) -> Reason {
         ReasonCode::Ambiguous => {
             Reason::Ambiguous { input: "Nd2".into(), candidates: vec![("Nbd2".into(), m), ("Nfd2".into(), m)] }
         }
-        ReasonCode::NoPiece => Reason::NoPiece { from: Some(e2), wanted: None, to: Some(f2) },
+        ReasonCode::TwoReadings => {
+            Reason::TwoReadings { input: "bc4".into(), pawn: "bxc4".into(), bishop: "Bc4".into() }
+        }
+        ReasonCode::NoPiece => {
+            Reason::NoPiece { from: Some(e2), wanted: None, to: Some(f2), from_file: None, from_rank: None }
+        }
+        ReasonCode::SameSquare => Reason::SameSquare { piece: wr, square: e2 },
         ReasonCode::NotYourPiece => Reason::NotYourPiece { piece: br, from: e8 },
         ReasonCode::GameOver => Reason::GameOver { outcome: Outcome::Checkmate { winner: Color::White } },
         ReasonCode::BadGeometry => Reason::BadGeometry { piece: wr, from: Some(e2), to: sq("f3") },
@@ -290,6 +298,7 @@ fn example(code: ReasonCode) -> Reason {
             defended: None,
             pinned_attackers: vec![],
             kings_meet: false,
+            only_pinned_attackers: false,
         },
         ReasonCode::LeavesKingInCheck => Reason::LeavesKingInCheck {
             piece: wr,
@@ -411,32 +420,23 @@ fn uci_lines_never_change_the_game() {
     assert!(report[0].starts_with("Position: "));
 }
 
-fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).arg("explain").args(args).output().expect("run arbiter");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
-
 #[test]
 fn cli_exit_codes_and_outputs() {
-    let (rc, out, _) = cli(&["--fen", "4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1", "Re2f2"]);
+    let (rc, out, _) = explain_cli(&["--fen", "4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1", "Re2f2"]);
     assert_eq!(rc, 0);
     assert!(out.starts_with("Illegal: Re2f2 (e2f2)."), "{out}");
-    let (rc, out, _) = cli(&["--json", "e4"]);
+    let (rc, out, _) = explain_cli(&["--json", "e4"]);
     assert_eq!(rc, 0);
     assert!(
         out.starts_with(r#"{"input":"e4","uci":"e2e4","san":"e4","legal":true,"reasons":[{"code":"pawn_double_step""#),
         "{out}"
     );
     assert_eq!(out.lines().count(), 1);
-    let (rc, out, _) = cli(&["--json"]);
+    let (rc, out, _) = explain_cli(&["--json"]);
     assert_eq!(rc, 0);
     assert!(out.starts_with(r#"{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","side_to_move":"white","check":false,"checkers":[],"legal_moves":20,"checkmate":false,"stalemate":false,"insufficient_material":false,"dead_position":false,"automatic_draw":null,"claimable_draws":[]"#), "{out}");
     for nonsense in [&["hello"][..], &["e2e9"], &["Qxz9"], &["O-O-O-O"], &["exd6", "e.p."], &["--lang", "zh", "K"]] {
-        let (rc, out, err) = cli(nonsense);
+        let (rc, out, err) = explain_cli(nonsense);
         assert_eq!(rc, 0, "{nonsense:?}: {err}");
         assert!(!out.is_empty() && !err.contains("panicked"), "{nonsense:?}");
     }
@@ -447,13 +447,13 @@ fn cli_exit_codes_and_outputs() {
         &["--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
         &["--lang", "fr", "e4"],
     ] {
-        let (rc, out, err) = cli(unusable);
+        let (rc, out, err) = explain_cli(unusable);
         assert_eq!(rc, 2, "{unusable:?}");
         assert!(out.is_empty() && err.starts_with("error: "), "{unusable:?}: {out} / {err}");
     }
     let dir = std::env::temp_dir().join(format!("arbiter-explain-{}.svg", std::process::id()));
     let path = dir.to_string_lossy().to_string();
-    let (rc, _, _) = cli(&["--fen", "4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1", "--svg", &path, "Re2f2"]);
+    let (rc, _, _) = explain_cli(&["--fen", "4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1", "--svg", &path, "Re2f2"]);
     assert_eq!(rc, 0);
     let svg = std::fs::read_to_string(&dir).expect("svg written");
     let _ = std::fs::remove_file(&dir);

@@ -40,6 +40,8 @@ pub struct Explanation {
     pub reasons: Vec<Reason>,
     /// Set exactly when the move is legal.
     pub legal: Option<LegalMove>,
+    /// How the input was read when that is not as written (`nf3` is read as `Nf3`).
+    pub read_as: Option<String>,
 }
 
 /// The kind of a move, as the contract names them.
@@ -85,7 +87,16 @@ impl MoveCategory {
 
 impl Explanation {
     fn new(input: String) -> Explanation {
-        Explanation { input, from: None, to: None, promotion: None, piece: None, reasons: Vec::new(), legal: None }
+        Explanation {
+            input,
+            from: None,
+            to: None,
+            promotion: None,
+            piece: None,
+            reasons: Vec::new(),
+            legal: None,
+            read_as: None,
+        }
     }
 
     pub fn is_legal(&self) -> bool {
@@ -153,9 +164,19 @@ pub fn explain(game: &Game, text: &str) -> Explanation {
         explain_squares(game, &mut ex, from, to, promo);
         return ex;
     }
-    let Some(syntax) = notation::parse_san_syntax(&input) else {
-        ex.reasons.push(Reason::Malformed { input });
-        return ex;
+    let syntax = match read_san(pos, &input) {
+        Reading::Syntax(syntax, read_as) => {
+            ex.read_as = read_as;
+            syntax
+        }
+        Reading::Two { pawn, bishop } => {
+            ex.reasons.push(Reason::TwoReadings { input, pawn, bishop });
+            return ex;
+        }
+        Reading::Malformed => {
+            ex.reasons.push(Reason::Malformed { input });
+            return ex;
+        }
     };
     let us = pos.side_to_move();
     if let Some(side) = syntax.castle {
@@ -190,6 +211,55 @@ pub fn explain(game: &Game, text: &str) -> Explanation {
     ex
 }
 
+/// How a move text is read as SAN.
+enum Reading {
+    /// One reading; the text it was read as, when not as written.
+    Syntax(SanSyntax, Option<String>),
+    /// A lower-case `b`: a b-pawn capture without `x`, or a bishop move with a small letter.
+    Two {
+        pawn: String,
+        bishop: String,
+    },
+    Malformed,
+}
+
+/// Reads SAN as beginners type it: a piece letter in lower case (`nf3`, `qh5`, `kxe2`) is read
+/// as the capital; `b` is also a file, so `bc4` is the b-pawn capturing (written `bxc4`) or the
+/// bishop (`Bc4`): whichever names a legal move when only one does, otherwise both are named.
+/// Standard SAN (`bxc4`, `b4`) is read as written.
+fn read_san(pos: &Position, input: &str) -> Reading {
+    let as_written = notation::parse_san_syntax(input);
+    let capital = match input.chars().next() {
+        Some(c @ ('n' | 'b' | 'r' | 'q' | 'k')) => {
+            let text = format!("{}{}", c.to_ascii_uppercase(), &input[1..]);
+            notation::parse_san_syntax(&text).map(|syntax| (text, syntax))
+        }
+        _ => None,
+    };
+    match (as_written, capital) {
+        (None, None) => Reading::Malformed,
+        (None, Some((text, syntax))) => Reading::Syntax(syntax, Some(text)),
+        (Some(syntax), None) => Reading::Syntax(syntax, None),
+        // A pawn move, or a pawn capture with its `x`: standard SAN.
+        (Some(syntax), Some(_)) if syntax.from_file.is_none() || syntax.capture => Reading::Syntax(syntax, None),
+        (Some(pawn), Some((bishop_text, bishop))) => {
+            // `bb5` is the b-pawn's advance `b5`; `bc4` its capture `bxc4`.
+            let pawn_text = if pawn.from_file == Some(pawn.to.file()) {
+                input[1..].to_string()
+            } else {
+                format!("{}x{}", &input[..1], &input[1..])
+            };
+            let pawn_legal = !notation::san_candidates(pos, &pawn).is_empty();
+            let bishop_legal = !notation::san_candidates(pos, &bishop).is_empty();
+            match (pawn_legal, bishop_legal) {
+                (true, false) => Reading::Syntax(pawn, Some(pawn_text)),
+                (false, true) => Reading::Syntax(bishop, Some(bishop_text)),
+                _ => Reading::Two { pawn: pawn_text, bishop: bishop_text },
+            }
+        }
+    }
+}
+
 /// SAN that names no legal move: find the piece(s) the writer must have meant — pieces of
 /// that kind (and disambiguation) whose way of moving reaches the square on an empty
 /// board — and explain those moves.
@@ -210,7 +280,13 @@ fn explain_unmatched_san(game: &Game, ex: &mut Explanation, syntax: &SanSyntax) 
     ex.to = Some(syntax.to);
     ex.piece = Some(wanted);
     if own.is_empty() {
-        ex.reasons.push(Reason::NoPiece { from: None, wanted: Some(wanted), to: Some(syntax.to) });
+        ex.reasons.push(Reason::NoPiece {
+            from: None,
+            wanted: Some(wanted),
+            to: Some(syntax.to),
+            from_file: syntax.from_file,
+            from_rank: syntax.from_rank,
+        });
         return;
     }
     let reach: Vec<Square> = own.into_iter().filter(|&from| could_reach(wanted, from, syntax.to)).collect();
@@ -268,7 +344,13 @@ fn explain_squares(game: &Game, ex: &mut Explanation, from: Square, to: Square, 
         ex.reasons.push(Reason::GameOver { outcome });
     }
     let Some(piece) = pos.piece_at(from) else {
-        ex.reasons.push(Reason::NoPiece { from: Some(from), wanted: None, to: Some(to) });
+        ex.reasons.push(Reason::NoPiece {
+            from: Some(from),
+            wanted: None,
+            to: Some(to),
+            from_file: None,
+            from_rank: None,
+        });
         return;
     };
     ex.piece = Some(piece);
@@ -277,7 +359,7 @@ fn explain_squares(game: &Game, ex: &mut Explanation, from: Square, to: Square, 
         return;
     }
     if from == to {
-        ex.reasons.push(Reason::BadGeometry { piece, from: Some(from), to });
+        ex.reasons.push(Reason::SameSquare { piece, square: from });
         return;
     }
     let castle_side = castling_side(us, piece, from, to);
@@ -542,11 +624,21 @@ fn safety_reasons(pos: &Position, piece: Piece, m: Move, out: &mut Vec<Reason>) 
         let attackers = pos.attackers_to(to, occ.without(from)) & pos.color(them);
         let their_king = pos.king_square(them);
         let (their_blockers, _) = pos.slider_blockers(their_king, us);
-        let pinned_attackers = (attackers & their_blockers).into_iter().collect();
+        let pinned = attackers & their_blockers;
+        let only_pinned_attackers = pinned.nonempty() && pinned == attackers;
         let defended = pos.piece_at(to).filter(|t| t.color == them);
         let attackers = placed(pos, attackers);
         let kings_meet = attackers.iter().any(|(p, _)| p.kind == PieceType::King);
-        out.push(Reason::KingIntoCheck { king: piece, from, to, attackers, defended, pinned_attackers, kings_meet });
+        out.push(Reason::KingIntoCheck {
+            king: piece,
+            from,
+            to,
+            attackers,
+            defended,
+            pinned_attackers: pinned.into_iter().collect(),
+            kings_meet,
+            only_pinned_attackers,
+        });
         return;
     }
     let ksq = pos.king_square(us);

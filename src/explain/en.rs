@@ -37,6 +37,10 @@ impl Wording for English {
         }
     }
 
+    fn read_as(&self, input: &str, read_as: &str) -> String {
+        format!("\"{input}\" is read as {read_as}.")
+    }
+
     fn after_move(&self, san: &str) -> String {
         format!("After {san}:")
     }
@@ -64,6 +68,17 @@ fn color_name(c: Color) -> &'static str {
         Color::White => "White",
         Color::Black => "Black",
     }
+}
+
+/// "1st", "2nd", "3rd", "4th", ...
+fn ordinal(n: usize) -> String {
+    let suffix = match n {
+        1 => "st",
+        2 => "nd",
+        3 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 fn kind_name(k: PieceType) -> &'static str {
@@ -123,13 +138,27 @@ fn reason(r: &Reason) -> String {
                 join(sans.clone()).replace(" and ", " or ")
             )
         }
+        Reason::TwoReadings { input, pawn, bishop } => format!(
+            "\"{input}\" can be read two ways: {pawn} (a move of the b-pawn) or {bishop} (a bishop move). Piece \
+             letters are written as capitals and a pawn capture with an x: write the move you mean."
+        ),
         Reason::NoPiece { from: Some(from), .. } => format!("There is no piece on {from} to move."),
-        Reason::NoPiece { from: None, wanted, to } => match (wanted, to) {
+        Reason::NoPiece { from: None, wanted, to, from_file, from_rank } => match (wanted, to) {
             (Some(p), Some(to)) => {
-                format!("{} has no {} that could move to {to}.", color_name(p.color), kind_name(p.kind))
+                let place = match (from_file, from_rank) {
+                    (None, None) => String::new(),
+                    (Some(f), None) => format!(" on the {}-file", f.char()),
+                    (None, Some(r)) => format!(" on the {} rank", ordinal(r.index() + 1)),
+                    (Some(f), Some(r)) => format!(" on {}{}", f.char(), r.char()),
+                };
+                format!("{} has no {}{place} that could move to {to}.", color_name(p.color), kind_name(p.kind))
             }
             _ => "There is no such piece to move.".to_string(),
         },
+        Reason::SameSquare { piece, square } => format!(
+            "A move takes a piece to another square; {square} to {square} would leave the {} where it stands.",
+            kind_name(piece.kind)
+        ),
         Reason::NotYourPiece { piece, from } => format!(
             "The {} on {from} belongs to {}, but it is {}'s turn: each player moves only their own pieces, \
              one move at a time.",
@@ -304,7 +333,9 @@ fn reason(r: &Reason) -> String {
             side_name(*side),
             list(attackers)
         ),
-        Reason::KingIntoCheck { to, attackers, defended, pinned_attackers, kings_meet, .. } => {
+        Reason::KingIntoCheck {
+            to, attackers, defended, pinned_attackers, kings_meet, only_pinned_attackers, ..
+        } => {
             let mut s = match defended {
                 Some(d) => format!(
                     "The king cannot capture the {} on {to}: it is protected by {}, so the king would be moving \
@@ -323,9 +354,11 @@ fn reason(r: &Reason) -> String {
             }
             if !pinned_attackers.is_empty() {
                 let sqs: Vec<String> = pinned_attackers.iter().map(|s| s.to_string()).collect();
+                // Cited here only when another attacker decides (then the reason cites 3.9.2).
+                let cite = if *only_pinned_attackers { "" } else { " (FIDE 3.1.3)" };
                 s.push_str(&format!(
                     " The piece on {} is pinned, but it still attacks {to}: an attack counts even from a pinned \
-                     piece (FIDE 3.1.3).",
+                     piece{cite}.",
                     join(sqs)
                 ));
             }

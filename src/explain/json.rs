@@ -104,8 +104,8 @@ pub fn report(r: &PositionReport) -> String {
 }
 
 /// The move object: `input`, `uci`, `san`, `legal`, `reasons` (`code`, `rule`, `squares`,
-/// `text`), `after`; plus `piece`, `kind` and `lang` (`fen_before` is not repeated: the
-/// caller knows it).
+/// `text`), `after`; plus `piece`, `kind`, `lang` and `read_as` (`fen_before` is not
+/// repeated: the caller knows it).
 pub fn explanation(ex: &Explanation, lang: Lang) -> String {
     let reasons = ex.reasons.iter().map(|r| {
         Object::new()
@@ -126,5 +126,6 @@ pub fn explanation(ex: &Explanation, lang: Lang) -> String {
         .opt_str("piece", piece.as_deref())
         .opt_str("kind", ex.category().map(|c| c.code()).as_deref())
         .str("lang", lang.code())
+        .opt_str("read_as", ex.read_as.as_deref())
         .finish()
 }

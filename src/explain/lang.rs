@@ -21,6 +21,8 @@ pub trait Wording: Sync {
     fn legal_headline(&self, san: &str, uci: &str, what: Option<(Piece, MoveCategory)>) -> String;
     /// The first line for an illegal move; `uci` is given when it says more than the input.
     fn illegal_headline(&self, input: &str, uci: Option<&str>) -> String;
+    /// The line saying how the input was read when not as written (`"nf3" is read as Nf3.`).
+    fn read_as(&self, input: &str, read_as: &str) -> String;
     /// The line introducing what a legal move causes (`After Nf3:`).
     fn after_move(&self, san: &str) -> String;
     /// The first line of the position report (`Position: FEN`).

@@ -6,7 +6,7 @@
 //! and [`Reason::squares`] are all generated from it; the sentences live in one file per
 //! language (`en.rs`, `zh.rs`), each an exhaustive `match` on [`Reason`].
 
-use crate::chess::{CastleSide, Color, Move, Piece, PieceType, Square};
+use crate::chess::{CastleSide, Color, File, Move, Piece, PieceType, Rank, Square};
 use crate::rules::Outcome;
 
 /// A piece on a square.
@@ -216,9 +216,20 @@ reasons! {
     Malformed { input: String } = "malformed", illegal, rule "Appendix C", squares [];
     Ambiguous { input: String, candidates: Vec<(String, Move)> } = "ambiguous", illegal,
         rule "Appendix C", squares [candidates];
-    /// `from` empty; or (SAN) no piece of the named kind exists: `from` is None, `wanted` set.
-    NoPiece { from: Option<Square>, wanted: Option<Piece>, to: Option<Square> } = "no_piece", illegal,
-        rule "3.1", squares [from, to];
+    /// A lower-case `b` that reads as a b-pawn capture written without `x` (`pawn`, e.g. `bxc4`) or
+    /// as a bishop move with a small letter (`bishop`, e.g. `Bc4`), and neither reading alone is
+    /// the one legal move.
+    TwoReadings { input: String, pawn: String, bishop: String } = "two_readings", illegal,
+        rule "Appendix C", squares [];
+    /// `from` empty; or (SAN) no piece of the named kind exists: `from` is None, `wanted` set,
+    /// and `from_file` / `from_rank` say where the SAN looked (`Nbd7`: the b-file).
+    NoPiece {
+        from: Option<Square>,
+        wanted: Option<Piece>,
+        to: Option<Square>,
+        from_file: Option<File>,
+        from_rank: Option<Rank>,
+    } = "no_piece", illegal, rule "3.1", squares [from, to];
     NotYourPiece { piece: Piece, from: Square } = "not_your_piece", illegal, rule "1.2", squares [from];
     GameOver { outcome: Outcome } = "game_over", illegal,
         rule match outcome {
@@ -226,6 +237,9 @@ reasons! {
             Outcome::Draw(d) => d.rule(),
         },
         squares [];
+    /// A "move" from a square to the same square: a move takes a piece to another square.
+    SameSquare { piece: Piece, square: Square } = "same_square", illegal,
+        rule movement_article(piece.kind), squares [square];
     /// The piece never moves that way. `from` None: SAN named a kind, none of which can.
     BadGeometry { piece: Piece, from: Option<Square>, to: Square } = "bad_geometry", illegal,
         rule movement_article(piece.kind), squares [from, to];
@@ -262,7 +276,9 @@ reasons! {
         = "castling_into_check", illegal, rule "3.8.2.2", squares [square, attackers];
     /// `defended`: `to` holds an enemy piece (the king may not take a protected piece).
     /// `pinned_attackers`: attackers that are themselves pinned — they still count (3.1.3).
-    /// `kings_meet`: one of the attackers is the other king.
+    /// `kings_meet`: one of the attackers is the other king. `only_pinned_attackers`: every
+    /// attacker is pinned, so the verdict rests on 3.1.3 (an attack counts even from a pinned
+    /// piece); otherwise on 3.9.2 (no move may leave the own king in check).
     KingIntoCheck {
         king: Piece,
         from: Square,
@@ -271,7 +287,9 @@ reasons! {
         defended: Option<Piece>,
         pinned_attackers: Vec<Square>,
         kings_meet: bool,
-    } = "king_into_check", illegal, rule "3.8.1", squares [from, to, attackers];
+        only_pinned_attackers: bool,
+    } = "king_into_check", illegal, rule if *only_pinned_attackers { "3.1.3" } else { "3.9.2" },
+        squares [from, to, attackers];
     /// `double`: two checkers, only a king move helps; `unblockable`: a knight or pawn check.
     LeavesKingInCheck {
         piece: Piece,

@@ -133,8 +133,28 @@ fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// Splits text into lines of at most `width` columns (CJK characters count as two).
+/// Splits text into lines of at most `width` columns (CJK characters count as two). A word
+/// longer than a line (a FEN's piece placement) is broken, after a `/` where it can be.
 fn wrap(s: &str, width: usize) -> Vec<String> {
+    let mut words = String::new();
+    for word in s.split(' ') {
+        if !words.is_empty() {
+            words.push(' ');
+        }
+        let mut rest = word;
+        while rest.chars().count() > width {
+            let head: String = rest.chars().take(width).collect();
+            let cut = head.rfind('/').map_or(head.len(), |i| i + 1);
+            words.push_str(&rest[..cut]);
+            words.push(' ');
+            rest = &rest[cut..];
+        }
+        words.push_str(rest);
+    }
+    wrap_words(&words, width)
+}
+
+fn wrap_words(s: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     let mut cols = 0;
@@ -305,22 +325,39 @@ fn defs() -> String {
     )
 }
 
+/// How many columns of text fit beside the board at a font size (a column is 0.6 em, wide
+/// enough for any Latin glyph of the font; a CJK character takes two).
+fn columns(font_size: i32) -> usize {
+    ((WIDTH - LEFT - 8) * 10 / (font_size * 6)) as usize
+}
+
+/// What a diagram shows, for its legend.
+#[derive(Clone, Copy)]
+struct Shown {
+    /// The moving piece's destinations (dots, rings, dashed rings).
+    destinations: bool,
+    /// The move's arrow.
+    arrow: bool,
+    /// The reasons' marks (red, orange, blue).
+    marks: bool,
+}
+
 /// The legend and the text under the board; returns the SVG fragment and its height.
-fn legend(lines: &[String], lang: Lang, top: i32) -> (String, i32) {
+fn legend(lines: &[String], lang: Lang, shown: Shown, top: i32) -> (String, i32) {
     let mut s = String::new();
     let mut y = top + 14;
     let words = lang.words().legend();
     let items = [
-        ("dot", words.quiet),
-        ("ring", words.capture),
-        ("dash", words.two_step),
-        ("arrow", words.the_move),
-        ("red", words.attacked),
-        ("orange", words.in_the_way),
-        ("blue", words.other),
+        ("dot", words.quiet, shown.destinations),
+        ("ring", words.capture, shown.destinations),
+        ("dash", words.two_step, shown.destinations),
+        ("arrow", words.the_move, shown.arrow),
+        ("red", words.attacked, shown.marks),
+        ("orange", words.in_the_way, shown.marks),
+        ("blue", words.other, shown.marks),
     ];
     let mut x = LEFT;
-    for (kind, label) in items {
+    for (kind, label, _) in items.into_iter().filter(|&(_, _, shown)| shown) {
         let w = label.chars().count() as i32 * words.char_width;
         if x + 30 + w > WIDTH - 8 {
             x = LEFT;
@@ -366,8 +403,8 @@ fn legend(lines: &[String], lang: Lang, top: i32) -> (String, i32) {
     }
     y += 26;
     for (i, line) in lines.iter().enumerate() {
-        let (size, weight, width) = if i == 0 { (16, "bold", 60) } else { (13, "normal", 80) };
-        for part in wrap(line, width) {
+        let (size, weight) = if i == 0 { (16, "bold") } else { (13, "normal") };
+        for part in wrap(line, columns(size)) {
             let _ = write!(
                 s,
                 r#"<text x="{LEFT}" y="{y}" font-size="{size}" font-weight="{weight}" fill="rgb(17,17,17)">{}</text>"#,
@@ -380,8 +417,8 @@ fn legend(lines: &[String], lang: Lang, top: i32) -> (String, i32) {
     (s, y - top)
 }
 
-fn document(d: Drawing, lines: &[String], lang: Lang) -> String {
-    let (legend_svg, legend_h) = legend(lines, lang, TOP + BOARD + 24);
+fn document(d: Drawing, lines: &[String], lang: Lang, shown: Shown) -> String {
+    let (legend_svg, legend_h) = legend(lines, lang, shown, TOP + BOARD + 24);
     let height = TOP + BOARD + 24 + legend_h + 8;
     format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="{FONT}"><rect width="100%" height="100%" fill="white"/>{}{}{legend_svg}</svg>
@@ -432,13 +469,15 @@ pub fn explanation_svg(game: &Game, ex: &Explanation, lang: Lang) -> String {
     for &s in &marks.info {
         d.frame(s, BLUE);
     }
-    if let (Some(from), Some(to)) = (ex.from, ex.to) {
-        if from != to {
+    let arrow = match (ex.from, ex.to) {
+        (Some(from), Some(to)) if from != to => {
             d.arrow(from, to, ex.is_legal());
+            true
         }
-    }
+        _ => false,
+    };
     let lines = text::render_explanation(ex, lang);
-    document(d, &lines, lang)
+    document(d, &lines, lang, Shown { destinations: true, arrow, marks: true })
 }
 
 /// The diagram for a position report (checks highlighted).
@@ -458,5 +497,5 @@ pub fn position_svg(game: &Game, lang: Lang) -> String {
         d.frame(c, RED);
     }
     let lines = text::render_report(&game.report(), lang);
-    document(d, &lines, lang)
+    document(d, &lines, lang, Shown { destinations: false, arrow: false, marks: pos.in_check() })
 }

@@ -45,6 +45,9 @@ pub fn render_explanation(ex: &Explanation, lang: Lang) -> Vec<String> {
         }
         None => words.illegal_headline(&ex.input, uci.as_deref().filter(|u| *u != ex.input)),
     }];
+    if let Some(read_as) = &ex.read_as {
+        lines.push(words.read_as(&ex.input, read_as));
+    }
     lines.extend(ex.reasons.iter().map(|r| format!("- {}", reason_text(r, lang))));
     if let Some(legal) = &ex.legal {
         let notes = report_notes(&legal.after, true);

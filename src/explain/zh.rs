@@ -37,6 +37,10 @@ impl Wording for Chinese {
         }
     }
 
+    fn read_as(&self, input: &str, read_as: &str) -> String {
+        space_cjk(&format!("“{input}”按 {read_as} 理解。"))
+    }
+
     fn after_move(&self, san: &str) -> String {
         format!("走 {san} 之后：")
     }
@@ -151,11 +155,25 @@ fn reason(r: &Reason) -> String {
                 sans.join("、")
             )
         }
+        Reason::TwoReadings { input, pawn, bishop } => format!(
+            "“{input}”有两种读法：{pawn}（b 线兵的着法）或 {bishop}（象的着法）。棋子字母要大写，兵吃子要写 x：请写出你要走的着法。"
+        ),
         Reason::NoPiece { from: Some(from), .. } => format!("{from} 上没有棋子可走。"),
-        Reason::NoPiece { from: None, wanted, to } => match (wanted, to) {
-            (Some(p), Some(to)) => format!("{}没有能走到 {to} 的{}。", color_name(p.color), kind_name(p.kind)),
+        Reason::NoPiece { from: None, wanted, to, from_file, from_rank } => match (wanted, to) {
+            (Some(p), Some(to)) => {
+                let place = match (from_file, from_rank) {
+                    (None, None) => String::new(),
+                    (Some(f), None) => format!("在 {} 线上", f.char()),
+                    (None, Some(r)) => format!("在第 {} 横线上", r.char()),
+                    (Some(f), Some(r)) => format!("在 {}{} 上", f.char(), r.char()),
+                };
+                format!("{}{place}没有能走到 {to} 的{}。", color_name(p.color), kind_name(p.kind))
+            }
             _ => "没有这样的棋子可走。".to_string(),
         },
+        Reason::SameSquare { piece, square } => {
+            format!("走棋要把棋子走到另一个格子；从 {square} 到 {square} 会让{}留在原地。", kind_name(piece.kind))
+        }
         Reason::NotYourPiece { piece, from } => format!(
             "{}属于{}，但现在轮到{}走棋：双方轮流走棋，每次只能走自己的棋子。",
             at(*piece, *from),
@@ -299,7 +317,7 @@ fn reason(r: &Reason) -> String {
             side_name(*side),
             list(attackers)
         ),
-        Reason::KingIntoCheck { to, attackers, defended, pinned_attackers, kings_meet, .. } => {
+        Reason::KingIntoCheck { to, attackers, defended, pinned_attackers, kings_meet, only_pinned_attackers, .. } => {
             let mut s = match defended {
                 Some(d) => format!(
                     "王不能吃 {to} 的{}：它受到{}的保护，吃掉它就等于把王送进将军。",
@@ -313,8 +331,10 @@ fn reason(r: &Reason) -> String {
             }
             if !pinned_attackers.is_empty() {
                 let sqs: Vec<String> = pinned_attackers.iter().map(|s| s.to_string()).collect();
+                // Cited here only when another attacker decides (then the reason cites 3.9.2).
+                let cite = if *only_pinned_attackers { "" } else { "（FIDE 3.1.3）" };
                 s.push_str(&format!(
-                    "{} 的棋子虽然被牵制，但仍然攻击 {to}：被牵制的棋子的攻击同样有效（FIDE 3.1.3）。",
+                    "{} 的棋子虽然被牵制，但仍然攻击 {to}：被牵制的棋子的攻击同样有效{cite}。",
                     join(sqs)
                 ));
             }

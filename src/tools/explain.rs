@@ -30,8 +30,8 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// The move to explain, UCI or SAN (several words are joined, e.g. `exd6 e.p.`).
-    /// Without it, the position itself is reported.
-    #[arg(value_name = "MOVE", num_args = 0.., allow_hyphen_values = true, trailing_var_arg = true)]
+    /// Without it, the position itself is reported. Options may stand before or after it.
+    #[arg(value_name = "MOVE", num_args = 0..)]
     pub mv: Vec<String>,
 }
 

@@ -108,3 +108,13 @@ impl Drop for Engine {
         let _ = self.child.wait();
     }
 }
+
+/// Runs `arbiter explain ARGS`: (exit status, stdout, stderr).
+pub fn explain_cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).arg("explain").args(args).output().expect("run arbiter");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
