@@ -6,7 +6,7 @@
 
 use super::analysis::Explanation;
 use super::lang::Lang;
-use super::reason::Reason;
+use super::reason::{Placed, Reason};
 use super::text;
 use crate::chess::{movegen, Color, MoveKind, Piece, PieceType, Square};
 use crate::rules::Game;
@@ -42,6 +42,17 @@ struct Marks {
     orange_lines: Vec<(Square, Square)>,
 }
 
+impl Marks {
+    /// `square` is in danger from `attackers`: tint it, frame them, draw their lines to it.
+    fn attacked(&mut self, square: Square, attackers: &[Placed]) {
+        self.danger.push(square);
+        for &(_, s) in attackers {
+            self.attackers.push(s);
+            self.red_lines.push((s, square));
+        }
+    }
+}
+
 fn collect_marks(reasons: &[Reason]) -> Marks {
     let mut m = Marks::default();
     for r in reasons {
@@ -49,36 +60,11 @@ fn collect_marks(reasons: &[Reason]) -> Marks {
             Reason::PathBlocked { blocker, .. } => m.blockers.push(blocker.1),
             Reason::OwnPiece { to, .. } | Reason::PawnForwardCapture { to, .. } => m.blockers.push(*to),
             Reason::CastlingPathOccupied { occupied, .. } => m.blockers.extend(occupied.iter().map(|&(_, s)| s)),
-            Reason::CastlingInCheck { castling, checkers } => {
-                let k = castling.king_from;
-                m.danger.push(k);
-                for &(_, s) in checkers {
-                    m.attackers.push(s);
-                    m.red_lines.push((s, k));
-                }
-            }
+            Reason::CastlingInCheck { castling, checkers } => m.attacked(castling.king_from, checkers),
             Reason::CastlingThroughCheck { square, attackers, .. }
-            | Reason::CastlingIntoCheck { square, attackers, .. } => {
-                m.danger.push(*square);
-                for &(_, s) in attackers {
-                    m.attackers.push(s);
-                    m.red_lines.push((s, *square));
-                }
-            }
-            Reason::KingIntoCheck { to, attackers, .. } => {
-                m.danger.push(*to);
-                for &(_, s) in attackers {
-                    m.attackers.push(s);
-                    m.red_lines.push((s, *to));
-                }
-            }
-            Reason::LeavesKingInCheck { king, checkers, .. } => {
-                m.danger.push(*king);
-                for &(_, s) in checkers {
-                    m.attackers.push(s);
-                    m.red_lines.push((s, *king));
-                }
-            }
+            | Reason::CastlingIntoCheck { square, attackers, .. } => m.attacked(*square, attackers),
+            Reason::KingIntoCheck { to, attackers, .. } => m.attacked(*to, attackers),
+            Reason::LeavesKingInCheck { king, checkers, .. } => m.attacked(*king, checkers),
             Reason::ExposesKing { king, pinner, .. } => {
                 m.danger.push(*king);
                 m.attackers.push(pinner.1);
