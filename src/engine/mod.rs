@@ -28,11 +28,12 @@ pub mod see;
 pub mod time;
 pub mod tt;
 
-pub use options::{OptionError, OptionValue};
+pub use options::{EngineOptions, OptionError, OptionValue};
 pub use score::Score;
 
 use crate::chess::{Move, Position};
 use history::History;
+use options::Action;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -189,22 +190,6 @@ pub struct SearchResult {
     pub time: Duration,
 }
 
-/// Current option values.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineOptions {
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub multipv: usize,
-    pub ponder: bool,
-    pub move_overhead: Duration,
-}
-
-impl Default for EngineOptions {
-    fn default() -> Self {
-        EngineOptions { hash_mb: 16, threads: 1, multipv: 1, ponder: false, move_overhead: Duration::from_millis(30) }
-    }
-}
-
 /// A chess engine instance: options, a transposition table and per-thread move-ordering
 /// history. One search at a time (`search` takes `&mut self`).
 pub struct Engine {
@@ -225,41 +210,39 @@ impl Engine {
         &self.options
     }
 
-    /// Sets a UCI option by name (case-insensitive). On error the option keeps its
+    /// Sets a UCI option by name (case-insensitive). On error every option keeps its
     /// value. `Hash` is reallocated here, not at the next search.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        let (name, v) = options::parse_option(name, value)?;
-        match (name, v) {
-            ("Hash", OptionValue::Spin(mb)) => {
-                let mb = mb as usize;
-                if mb != self.options.hash_mb {
-                    // Drop the old table first so both never exist at once.
-                    self.tt = Arc::new(TranspositionTable::new(1).map_err(OptionError::Alloc)?);
-                    match TranspositionTable::new(mb) {
-                        Ok(t) => {
-                            self.tt = Arc::new(t);
-                            self.options.hash_mb = mb;
-                        }
-                        Err(e) => {
-                            // Restore the previous size (empty).
-                            if let Ok(t) = TranspositionTable::new(self.options.hash_mb) {
-                                self.tt = Arc::new(t);
-                            }
-                            return Err(OptionError::Alloc(e));
-                        }
+        let (spec, value) = options::parse_option(name, value)?;
+        let mut next = self.options.clone();
+        match spec.apply(&mut next, value) {
+            Some(Action::ClearHash) => self.tt.clear(),
+            None => {}
+        }
+        self.reconfigure(next)
+    }
+
+    /// Adopts `next`, doing the work its changed values need (the effects of options
+    /// that are not simply read by the next search).
+    fn reconfigure(&mut self, next: EngineOptions) -> Result<(), OptionError> {
+        if next.hash_mb != self.options.hash_mb {
+            // Drop the old table first so both never exist at once.
+            self.tt = Arc::new(TranspositionTable::new(1).map_err(OptionError::Alloc)?);
+            match TranspositionTable::new(next.hash_mb) {
+                Ok(t) => self.tt = Arc::new(t),
+                Err(e) => {
+                    // Restore the previous size (empty).
+                    if let Ok(t) = TranspositionTable::new(self.options.hash_mb) {
+                        self.tt = Arc::new(t);
                     }
+                    return Err(OptionError::Alloc(e));
                 }
             }
-            ("Threads", OptionValue::Spin(n)) => {
-                self.options.threads = n as usize;
-                self.histories.resize_with(n as usize, History::default);
-            }
-            ("MultiPV", OptionValue::Spin(n)) => self.options.multipv = n as usize,
-            ("Ponder", OptionValue::Check(b)) => self.options.ponder = b,
-            ("Move Overhead", OptionValue::Spin(ms)) => self.options.move_overhead = Duration::from_millis(ms as u64),
-            ("Clear Hash", _) => self.tt.clear(),
-            _ => return Err(OptionError::Unknown(name.to_string())),
         }
+        if next.threads != self.options.threads {
+            self.histories.resize_with(next.threads.max(1), History::default);
+        }
+        self.options = next;
         Ok(())
     }
 

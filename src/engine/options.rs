@@ -1,43 +1,166 @@
-//! The engine's UCI options: one table used both to announce them (`uci`) and to
-//! check `setoption` values.
+//! The engine's UCI options, declared once in [`OPTIONS`]: name, type, default, range
+//! and the typed setter that stores a value in [`EngineOptions`]. The `uci` option
+//! list, `setoption` checking, `EngineOptions::default()` and the README's option table
+//! (checked by a test below) all come from that one list.
+//!
+//! Adding an option is one entry in [`OPTIONS`] (plus its field in [`EngineOptions`])
+//! and its effect where the field is read. Options whose change needs work at once
+//! (`Hash` reallocates, `Threads` resizes the pool) get it in `Engine::reconfigure`;
+//! a button names an [`Action`] that `Engine::set_option` performs.
 
 use super::tt::AllocError;
 use std::fmt;
+use std::time::Duration;
 
+/// Current option values (see [`OPTIONS`] for their meaning and defaults).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub ponder: bool,
+    pub move_overhead: Duration,
+}
+
+impl Default for EngineOptions {
+    /// Every option at the default its [`OPTIONS`] entry declares.
+    fn default() -> Self {
+        // Placeholders only: every field is overwritten by its option's default below.
+        let mut o = EngineOptions { hash_mb: 0, threads: 0, multipv: 0, ponder: false, move_overhead: Duration::ZERO };
+        for spec in all() {
+            spec.apply(&mut o, spec.default_value());
+        }
+        o
+    }
+}
+
+/// What a button does (performed by `Engine::set_option`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    ClearHash,
+}
+
+/// An option's UCI type, with its default, range and typed setter.
+#[derive(Clone, Copy, Debug)]
 pub enum OptionKind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin { default: i64, min: i64, max: i64, set: fn(&mut EngineOptions, i64) },
+    Check { default: bool, set: fn(&mut EngineOptions, bool) },
+    Button { action: Action },
+}
+
+/// One UCI option.
+#[derive(Clone, Copy, Debug)]
+pub struct UciOption {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    /// One line for the README's option table.
+    pub doc: &'static str,
+}
+
+/// Every option the engine announces, in the order `uci` lists them.
+pub const OPTIONS: &[UciOption] = &[
+    UciOption {
+        name: "Hash",
+        kind: OptionKind::Spin { default: 16, min: 1, max: 65536, set: |o, v| o.hash_mb = v as usize },
+        doc: "Transposition table size in MB; reallocated (and cleared) when set.",
+    },
+    UciOption {
+        name: "Threads",
+        kind: OptionKind::Spin { default: 1, min: 1, max: 256, set: |o, v| o.threads = v as usize },
+        doc: "Search threads (Lazy SMP: all share the hash).",
+    },
+    UciOption {
+        name: "MultiPV",
+        kind: OptionKind::Spin { default: 1, min: 1, max: 256, set: |o, v| o.multipv = v as usize },
+        doc: "Number of best lines reported (`info ... multipv K`).",
+    },
+    UciOption {
+        name: "Ponder",
+        kind: OptionKind::Check { default: false, set: |o, v| o.ponder = v },
+        doc: "Announces pondering support; the engine always answers `go ponder`.",
+    },
+    UciOption {
+        name: "Move Overhead",
+        kind: OptionKind::Spin {
+            default: 30,
+            min: 0,
+            max: 5000,
+            set: |o, v| o.move_overhead = Duration::from_millis(v as u64),
+        },
+        doc: "Milliseconds kept in reserve per move for GUI/transport lag.",
+    },
+    UciOption {
+        name: "Clear Hash",
+        kind: OptionKind::Button { action: Action::ClearHash },
+        doc: "Empties the transposition table.",
+    },
+];
+
+/// All options: [`OPTIONS`], and wherever a build adds more (a `tune` build would chain
+/// its search parameters here), after them.
+pub fn all() -> impl Iterator<Item = &'static UciOption> {
+    OPTIONS.iter()
+}
+
+/// A checked option value, of the option's own type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    Spin(i64),
+    Check(bool),
     Button,
 }
 
-#[derive(Clone, Copy, Debug)]
-pub struct OptionSpec {
-    pub name: &'static str,
-    pub kind: OptionKind,
+impl UciOption {
+    pub fn default_value(&self) -> OptionValue {
+        match self.kind {
+            OptionKind::Spin { default, .. } => OptionValue::Spin(default),
+            OptionKind::Check { default, .. } => OptionValue::Check(default),
+            OptionKind::Button { .. } => OptionValue::Button,
+        }
+    }
+
+    /// Stores a value checked by [`parse_option`] for this option; a button returns the
+    /// action to perform instead. A value of another option's type changes nothing.
+    pub fn apply(&self, options: &mut EngineOptions, value: OptionValue) -> Option<Action> {
+        match (self.kind, value) {
+            (OptionKind::Spin { set, .. }, OptionValue::Spin(v)) => set(options, v),
+            (OptionKind::Check { set, .. }, OptionValue::Check(v)) => set(options, v),
+            (OptionKind::Button { action }, OptionValue::Button) => return Some(action),
+            _ => {}
+        }
+        None
+    }
+
+    /// Does `name` (any case, any inner whitespace) name this option?
+    fn is_named(&self, name: &str) -> bool {
+        let mut ours = self.name.split_whitespace();
+        let mut theirs = name.split_whitespace();
+        loop {
+            match (ours.next(), theirs.next()) {
+                (None, None) => return true,
+                (Some(a), Some(b)) if a.eq_ignore_ascii_case(b) => {}
+                _ => return false,
+            }
+        }
+    }
 }
 
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "Hash", kind: OptionKind::Spin { default: 16, min: 1, max: 65536 } },
-    OptionSpec { name: "Threads", kind: OptionKind::Spin { default: 1, min: 1, max: 256 } },
-    OptionSpec { name: "MultiPV", kind: OptionKind::Spin { default: 1, min: 1, max: 256 } },
-    OptionSpec { name: "Ponder", kind: OptionKind::Check { default: false } },
-    OptionSpec { name: "Move Overhead", kind: OptionKind::Spin { default: 30, min: 0, max: 5000 } },
-    OptionSpec { name: "Clear Hash", kind: OptionKind::Button },
-];
+impl fmt::Display for UciOption {
+    /// The `option name ...` line for the `uci` command.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            OptionKind::Spin { default, min, max, .. } => {
+                write!(f, "option name {} type spin default {default} min {min} max {max}", self.name)
+            }
+            OptionKind::Check { default, .. } => write!(f, "option name {} type check default {default}", self.name),
+            OptionKind::Button { .. } => write!(f, "option name {} type button", self.name),
+        }
+    }
+}
 
 /// The `option name ...` lines for the `uci` command.
 pub fn uci_option_lines() -> Vec<String> {
-    OPTIONS
-        .iter()
-        .map(|o| match o.kind {
-            OptionKind::Spin { default, min, max } => {
-                format!("option name {} type spin default {default} min {min} max {max}", o.name)
-            }
-            OptionKind::Check { default } => format!("option name {} type check default {default}", o.name),
-            OptionKind::Button => format!("option name {} type button", o.name),
-        })
-        .collect()
+    all().map(|o| o.to_string()).collect()
 }
 
 /// Why a `setoption` was refused (the option keeps its value).
@@ -70,27 +193,12 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
-/// A validated option value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptionValue {
-    Spin(i64),
-    Check(bool),
-    Button,
-}
-
 /// Finds the option (case-insensitively, inner whitespace normalised) and checks `value`.
-pub fn parse_option(name: &str, value: Option<&str>) -> Result<(&'static str, OptionValue), OptionError> {
-    let wanted: Vec<String> = name.split_whitespace().map(|w| w.to_ascii_lowercase()).collect();
-    let spec = OPTIONS
-        .iter()
-        .find(|o| {
-            let words: Vec<String> = o.name.split_whitespace().map(|w| w.to_ascii_lowercase()).collect();
-            words == wanted
-        })
-        .ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
+pub fn parse_option(name: &str, value: Option<&str>) -> Result<(&'static UciOption, OptionValue), OptionError> {
+    let spec = all().find(|o| o.is_named(name)).ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
     let value = value.map(str::trim).filter(|v| !v.is_empty());
     let v = match spec.kind {
-        OptionKind::Button => OptionValue::Button,
+        OptionKind::Button { .. } => OptionValue::Button,
         OptionKind::Spin { min, max, .. } => {
             let text = value.ok_or(OptionError::MissingValue { name: spec.name })?;
             let n: i64 =
@@ -109,22 +217,81 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<(&'static str, Op
             }
         }
     };
-    Ok((spec.name, v))
+    Ok((spec, v))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn parsed(name: &str, value: Option<&str>) -> Result<(&'static str, OptionValue), OptionError> {
+        parse_option(name, value).map(|(o, v)| (o.name, v))
+    }
+
     #[test]
     fn names_are_case_insensitive_and_values_checked() {
-        assert_eq!(parse_option("hash", Some("64")), Ok(("Hash", OptionValue::Spin(64))));
-        assert_eq!(parse_option("move  OVERHEAD", Some("30")), Ok(("Move Overhead", OptionValue::Spin(30))));
-        assert_eq!(parse_option("Clear Hash", None), Ok(("Clear Hash", OptionValue::Button)));
-        assert!(matches!(parse_option("Hash", Some("0")), Err(OptionError::OutOfRange { .. })));
-        assert!(matches!(parse_option("Hash", Some("lots")), Err(OptionError::NotAnInteger { .. })));
-        assert!(matches!(parse_option("Ponder", Some("maybe")), Err(OptionError::NotABool { .. })));
-        assert!(matches!(parse_option("Style", Some("1")), Err(OptionError::Unknown(_))));
-        assert!(matches!(parse_option("Threads", None), Err(OptionError::MissingValue { .. })));
+        assert_eq!(parsed("hash", Some("64")), Ok(("Hash", OptionValue::Spin(64))));
+        assert_eq!(parsed("move  OVERHEAD", Some("30")), Ok(("Move Overhead", OptionValue::Spin(30))));
+        assert_eq!(parsed("Clear Hash", None), Ok(("Clear Hash", OptionValue::Button)));
+        assert!(matches!(parsed("Hash", Some("0")), Err(OptionError::OutOfRange { .. })));
+        assert!(matches!(parsed("Hash", Some("lots")), Err(OptionError::NotAnInteger { .. })));
+        assert!(matches!(parsed("Ponder", Some("maybe")), Err(OptionError::NotABool { .. })));
+        assert!(matches!(parsed("Style", Some("1")), Err(OptionError::Unknown(_))));
+        assert!(matches!(parsed("Threads", None), Err(OptionError::MissingValue { .. })));
+        assert!(matches!(parsed("Move", Some("1")), Err(OptionError::Unknown(_))));
+    }
+
+    #[test]
+    fn defaults_come_from_the_table() {
+        let o = EngineOptions::default();
+        assert_eq!((o.hash_mb, o.threads, o.multipv, o.ponder), (16, 1, 1, false));
+        assert_eq!(o.move_overhead, Duration::from_millis(30));
+        // Every setter writes something: applying a non-default value changes the options.
+        for spec in all() {
+            let other = match spec.kind {
+                OptionKind::Spin { default, min, max, .. } => OptionValue::Spin(if default == max { min } else { max }),
+                OptionKind::Check { default, .. } => OptionValue::Check(!default),
+                OptionKind::Button { .. } => continue,
+            };
+            let mut changed = o.clone();
+            spec.apply(&mut changed, other);
+            assert_ne!(changed, o, "{} has no effect on EngineOptions", spec.name);
+        }
+    }
+
+    #[test]
+    fn names_are_unique_and_lines_well_formed() {
+        let names: std::collections::HashSet<String> = all().map(|o| o.name.to_ascii_lowercase()).collect();
+        assert_eq!(names.len(), all().count());
+        assert_eq!(uci_option_lines()[0], "option name Hash type spin default 16 min 1 max 65536");
+        assert!(uci_option_lines().contains(&"option name Clear Hash type button".to_string()));
+    }
+
+    /// The README's option table lists exactly these options, with their type, default,
+    /// range and description.
+    #[test]
+    fn readme_table_matches_the_options() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+        let readme = std::fs::read_to_string(path).expect("README.md");
+        let rows: Vec<Vec<String>> = readme
+            .lines()
+            .skip_while(|l| !l.starts_with("| Option | Type | Default | Range | Effect |"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| l.trim().trim_matches('|').split('|').map(|c| c.trim().to_string()).collect())
+            .collect();
+        let expected: Vec<Vec<String>> = all()
+            .map(|o| {
+                let (kind, default, range) = match o.kind {
+                    OptionKind::Spin { default, min, max, .. } => {
+                        ("spin", default.to_string(), format!("{min}..{max}"))
+                    }
+                    OptionKind::Check { default, .. } => ("check", default.to_string(), String::new()),
+                    OptionKind::Button { .. } => ("button", String::new(), String::new()),
+                };
+                vec![format!("`{}`", o.name), kind.to_string(), default, range, o.doc.to_string()]
+            })
+            .collect();
+        assert_eq!(rows, expected, "README.md's option table differs from engine::options::OPTIONS");
     }
 }
