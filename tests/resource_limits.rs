@@ -95,6 +95,34 @@ fn a_hash_the_machine_cannot_give_is_refused_with_a_clear_error() {
 }
 
 #[test]
+fn a_four_gigabyte_hash_is_ready_quickly() {
+    match mem_available_mb() {
+        Some(avail) if avail >= 6 * 1024 => {}
+        other => {
+            println!("MemAvailable {other:?} MB: the 4 GB hash is not tried on this machine");
+            return;
+        }
+    }
+    let mut e = start();
+    let from = e.seen.len();
+    let t = Instant::now();
+    e.send("setoption name Hash value 4096");
+    ready(&mut e);
+    let resize = t.elapsed();
+    let t = Instant::now();
+    e.send("ucinewgame");
+    ready(&mut e);
+    let clear = t.elapsed();
+    assert!(errors_since(&e, from).is_empty(), "{:?}", errors_since(&e, from));
+    println!("Hash 4096: setoption + isready {resize:?}; ucinewgame + isready {clear:?}");
+    e.send("position startpos");
+    e.send("go depth 6");
+    legal_bestmove(&mut e, &Position::startpos(), HANG);
+    // A hang detector, not the performance bar (under 2 s idle, see docs/engine.md).
+    assert!(resize < HANG && clear < HANG, "{resize:?} {clear:?}");
+}
+
+#[test]
 fn sixty_four_threads_search_and_stop_promptly() {
     let mut e = start();
     e.send("setoption name Threads value 64");

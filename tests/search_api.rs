@@ -3,7 +3,10 @@
 
 use arbiter::chess::notation::parse_uci_move;
 use arbiter::chess::Position;
-use arbiter::engine::{Engine, EngineOptions, Limits, OptionError, Score, SearchControl, SearchInfo, SearchResult};
+use arbiter::engine::{
+    Engine, EngineOptions, Limits, OptionError, Score, SearchControl, SearchEvent, SearchInfo, SearchRequest,
+    SearchResult,
+};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,8 +20,13 @@ fn search_with(engine: &mut Engine, fen: &str, moves: &[&str], limits: Limits) -
         pos = pos.make_move(mv);
     }
     let mut infos = Vec::new();
-    let control = SearchControl::for_limits(&limits);
-    let r = engine.search(&pos, &history, &limits, &control, &mut |i| infos.push(i.clone()));
+    let control = Arc::new(SearchControl::for_limits(&limits));
+    let request = SearchRequest { position: pos, history, limits };
+    let r = engine.search(request, &control, &mut |e| {
+        if let SearchEvent::Info(i) = e {
+            infos.push(i.clone())
+        }
+    });
     if let Some(b) = r.best {
         assert!(parse_uci_move(&pos, &b.to_string()).is_ok(), "illegal best move {b}");
     }
@@ -179,9 +187,67 @@ fn lazy_smp_with_two_threads_and_external_stop() {
         std::thread::sleep(Duration::from_millis(300));
         c2.stop();
     });
-    let pos = Position::startpos();
-    let r = e.search(&pos, &[], &limits, &control, &mut |_| {});
+    let request = SearchRequest { position: Position::startpos(), history: Vec::new(), limits };
+    let r = e.search(request, &control, &mut |_| {});
     stopper.join().expect("stopper");
     assert!(r.best.is_some());
     assert!(r.depth >= 3, "{}", r.depth);
+}
+
+#[test]
+fn start_returns_at_once_then_reports_currmove_and_the_best_move_last() {
+    arbiter::chess::attacks::init();
+    let mut e = Engine::new(EngineOptions::default()).expect("engine");
+    let limits = Limits { infinite: true, ..Limits::default() };
+    let control = Arc::new(SearchControl::for_limits(&limits));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let started = std::time::Instant::now();
+    let request = SearchRequest { position: Position::startpos(), history: Vec::new(), limits };
+    e.start(request, Arc::clone(&control), Box::new(move |ev| drop(tx.send(ev.clone()))));
+    assert!(e.is_searching(), "an infinite search runs until stopped");
+    // Long searches name the root move being searched, after their first second.
+    let mut events = Vec::new();
+    loop {
+        let ev = rx.recv_timeout(Duration::from_secs(60)).expect("no currmove within 60 s");
+        let done = matches!(ev, SearchEvent::CurrMove { .. });
+        events.push(ev);
+        if done {
+            break;
+        }
+    }
+    assert!(started.elapsed() >= Duration::from_secs(1));
+    control.stop();
+    e.wait();
+    assert!(!e.is_searching());
+    events.extend(rx.try_iter());
+    let Some(SearchEvent::BestMove(r)) = events.last() else { panic!("the last event is not the best move") };
+    assert_eq!(events.iter().filter(|ev| matches!(ev, SearchEvent::BestMove(_))).count(), 1);
+    let infos: Vec<&SearchInfo> =
+        events.iter().filter_map(|ev| if let SearchEvent::Info(i) = ev { Some(i) } else { None }).collect();
+    assert_eq!(infos.last().map(|i| i.pv[0]), r.best, "bestmove is the first move of the last PV");
+    for i in infos {
+        assert!(i.seldepth >= i.depth, "seldepth {} below depth {}", i.seldepth, i.depth);
+    }
+    for ev in &events {
+        if let SearchEvent::CurrMove { depth, number, .. } = ev {
+            assert!(*depth >= 1 && *number >= 1 && *number <= 20, "{ev:?}");
+        }
+    }
+}
+
+#[test]
+fn threads_persist_and_resize_between_searches() {
+    let mut e = Engine::new(EngineOptions::default()).expect("engine");
+    for threads in ["2", "1", "3", "2"] {
+        e.set_option("Threads", Some(threads)).expect("threads");
+        let (r, infos) =
+            search_with(&mut e, arbiter::chess::STARTPOS_FEN, &[], Limits { depth: Some(7), ..Limits::default() });
+        assert!(r.depth >= 7 && r.best.is_some(), "{threads} threads: {r:?}");
+        assert!(infos.iter().all(|i| i.seldepth >= i.depth));
+        // A node limit counts every thread's nodes.
+        let (r, _) =
+            search_with(&mut e, arbiter::chess::STARTPOS_FEN, &[], Limits { nodes: Some(50_000), ..Limits::default() });
+        assert!(r.best.is_some() && r.nodes < 150_000, "{threads} threads: {} nodes", r.nodes);
+        e.new_game();
+    }
 }

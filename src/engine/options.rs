@@ -167,11 +167,26 @@ pub fn uci_option_lines() -> Vec<String> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionError {
     Unknown(String),
-    MissingValue { name: &'static str },
-    NotAnInteger { name: &'static str, value: String },
-    OutOfRange { name: &'static str, value: i64, min: i64, max: i64 },
-    NotABool { name: &'static str, value: String },
+    MissingValue {
+        name: &'static str,
+    },
+    NotAnInteger {
+        name: &'static str,
+        value: String,
+    },
+    OutOfRange {
+        name: &'static str,
+        value: i64,
+        min: i64,
+        max: i64,
+    },
+    NotABool {
+        name: &'static str,
+        value: String,
+    },
     Alloc(AllocError),
+    /// A search thread could not be started.
+    Threads(String),
 }
 
 impl fmt::Display for OptionError {
@@ -187,6 +202,7 @@ impl fmt::Display for OptionError {
                 write!(f, "option '{name}': '{value}' is not true or false")
             }
             OptionError::Alloc(e) => write!(f, "{e}; the hash keeps its size"),
+            OptionError::Threads(e) => write!(f, "cannot start the search threads: {e}"),
         }
     }
 }

@@ -17,19 +17,22 @@ use super::history::{bonus, History};
 use super::movepick::{is_bad_tactical_score, is_refutation_score, MovePicker};
 use super::score::{mate_in, mated_in, Score, DRAW, INFINITE, MATE_IN_MAX, MAX_PLY};
 use super::see::see_ge;
+use super::threads::ThreadData;
 use super::time::{budget, stability_scale, TimeBudget};
 use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
-use super::{EngineOptions, Limits, ScoreBound, SearchControl, SearchInfo, SearchResult};
+use super::{
+    EngineOptions, Limits, Listener, ScoreBound, SearchControl, SearchEvent, SearchInfo, SearchRequest, SearchResult,
+};
 use crate::chess::movegen::{has_legal_move, is_legal};
 use crate::chess::{Move, Position};
 use once_cell::sync::Lazy;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// Stack size of every search thread: recursion is up to MAX_PLY plies of copy-made
-/// positions and move lists (~1.5 KB each), with room to spare.
-const STACK_SIZE: usize = 64 * 1024 * 1024;
+/// `currmove` lines start after this much search time (UCI GUIs show them in long searches).
+const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
 
 /// Late-move reduction table, `[depth][move number]` (the usual log*log formula).
 static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
@@ -42,21 +45,83 @@ static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     t
 });
 
-/// State shared by all threads of one search.
-struct Shared<'a> {
-    tt: &'a TranspositionTable,
-    control: &'a SearchControl,
+/// State shared by all threads of one search. Owned, since the pool's threads outlive
+/// any borrow of the caller's.
+pub(super) struct Shared {
+    tt: Arc<TranspositionTable>,
+    control: Arc<SearchControl>,
     /// Set by the main thread when it is done, so helpers stop.
     abort: AtomicBool,
+    /// Nodes searched by each thread, published every few hundred nodes.
     nodes: Vec<AtomicU64>,
     start: Instant,
     budget: Option<TimeBudget>,
-    limits: &'a Limits,
+    position: Position,
+    limits: Limits,
     multipv: usize,
-    history: &'a [u64],
+    /// Keys of the positions before the root, oldest first.
+    history: Vec<u64>,
+    /// What each helper thread found, and how many are still searching.
+    helpers: Mutex<HelperResults>,
+    helpers_done: Condvar,
+    /// Progress and the result go here (called from the main thread only).
+    listener: Mutex<Listener>,
+    /// Set as the best move is sent (the engine then waits only for the threads to idle).
+    finished: AtomicBool,
 }
 
-impl Shared<'_> {
+struct HelperResults {
+    running: usize,
+    found: Vec<ThreadBest>,
+}
+
+/// One thread's last completed iteration: its best line as a result, with the internal
+/// score to compare threads by.
+struct ThreadBest {
+    result: SearchResult,
+    score: i32,
+}
+
+impl Shared {
+    /// A search of `request` by `threads` threads; the clock starts now.
+    pub(super) fn new(
+        tt: Arc<TranspositionTable>,
+        control: Arc<SearchControl>,
+        request: SearchRequest,
+        options: &EngineOptions,
+        threads: usize,
+        listener: Listener,
+    ) -> Shared {
+        let start = Instant::now();
+        let SearchRequest { position, history, mut limits } = request;
+        // Plain `go` (and `go ponder` without a clock) searches until `stop`.
+        if limits.is_unlimited() {
+            limits.infinite = true;
+        }
+        let threads = threads.max(1);
+        Shared {
+            tt,
+            control,
+            abort: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            start,
+            budget: budget(&limits, position.side_to_move(), options.move_overhead),
+            position,
+            limits,
+            multipv: options.multipv.max(1),
+            history,
+            helpers: Mutex::new(HelperResults { running: threads - 1, found: Vec::new() }),
+            helpers_done: Condvar::new(),
+            listener: Mutex::new(listener),
+            finished: AtomicBool::new(false),
+        }
+    }
+
+    /// Is the best move decided (being sent or sent)?
+    pub(super) fn is_finished(&self) -> bool {
+        self.finished.load(Ordering::SeqCst)
+    }
+
     fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
@@ -71,6 +136,97 @@ impl Shared<'_> {
             None => self.start.elapsed(),
         })
     }
+
+    fn emit(&self, event: &SearchEvent) {
+        // A listener that panicked once is still called: it only formats and writes.
+        let mut listener = self.listener.lock().unwrap_or_else(|e| e.into_inner());
+        (*listener)(event);
+    }
+
+    fn lock_helpers(&self) -> MutexGuard<'_, HelperResults> {
+        self.helpers.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits until every helper has stopped and returns what they found.
+    fn wait_for_helpers(&self) -> Vec<ThreadBest> {
+        let mut h = self.lock_helpers();
+        while h.running > 0 {
+            h = self.helpers_done.wait(h).unwrap_or_else(|e| e.into_inner());
+        }
+        std::mem::take(&mut h.found)
+    }
+
+    /// The result of the search, from the main thread's best line or a helper's that
+    /// got deeper with a better score. A helper's line is reported before it is used,
+    /// so the best move is always the first move of the last `info` PV.
+    fn choose(&self, main: Option<ThreadBest>, helpers: Vec<ThreadBest>) -> SearchResult {
+        let Some(mut best) = main else {
+            return fallback_result(&self.position);
+        };
+        let mut from_helper = false;
+        for h in helpers {
+            if h.result.depth > best.result.depth && h.score > best.score && h.result.best.is_some() {
+                best = h;
+                from_helper = true;
+            }
+        }
+        if from_helper {
+            let r = &best.result;
+            let elapsed = self.start.elapsed();
+            let nodes = self.total_nodes();
+            self.emit(&SearchEvent::Info(SearchInfo {
+                depth: r.depth,
+                seldepth: r.seldepth,
+                multipv: 1,
+                score: r.score,
+                bound: ScoreBound::Exact,
+                nodes,
+                nps: nps(nodes, elapsed),
+                hashfull: self.tt.hashfull(),
+                time: elapsed,
+                pv: r.pv.clone(),
+            }));
+        }
+        best.result
+    }
+}
+
+/// One thread's part of a search started by `Engine::start`. Helpers search until the
+/// main thread (id 0) is done; the main thread reports progress, waits for the helpers,
+/// picks the result and sends it as the last event.
+pub(super) fn run_thread(sh: &Shared, id: usize, data: &mut ThreadData) {
+    let found = catch_unwind(AssertUnwindSafe(|| Worker::new(id, sh, &mut data.history).iterative_deepening()))
+        .unwrap_or_else(|_| {
+            log::error!("search thread {id} panicked");
+            None
+        });
+    if id != 0 {
+        let mut h = sh.lock_helpers();
+        h.found.extend(found);
+        h.running -= 1;
+        drop(h);
+        sh.helpers_done.notify_all();
+        return;
+    }
+    sh.abort.store(true, Ordering::SeqCst);
+    let helpers = sh.wait_for_helpers();
+    let mut result = sh.choose(found, helpers);
+    // UCI: in infinite or ponder mode the best move is only sent after stop/ponderhit.
+    while (sh.limits.infinite || sh.control.is_pondering()) && !sh.control.is_stopped() {
+        std::thread::sleep(Duration::from_micros(500));
+        if !sh.control.is_pondering() && !sh.limits.infinite {
+            break;
+        }
+    }
+    result.nodes = sh.total_nodes();
+    result.time = sh.start.elapsed();
+    // Finished before the best move is out: whoever reads it may at once change options.
+    sh.finished.store(true, Ordering::SeqCst);
+    sh.emit(&SearchEvent::BestMove(result));
+}
+
+fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64
 }
 
 #[derive(Clone, Debug)]
@@ -79,7 +235,6 @@ struct RootMove {
     score: i32,
     prev_score: i32,
     bound: ScoreBound,
-    seldepth: usize,
     pv: Vec<Move>,
 }
 
@@ -91,11 +246,15 @@ struct Frame {
     null_move: bool,
 }
 
-struct Worker<'a, 'b> {
+struct Worker<'a> {
     id: usize,
-    sh: &'b Shared<'a>,
-    hist: &'b mut History,
+    sh: &'a Shared,
+    hist: &'a mut History,
     nodes: u64,
+    /// The main thread stops at this many of its own nodes: the `nodes` limit less what
+    /// the helpers had searched at the last check.
+    node_limit: Option<u64>,
+    /// Deepest ply reached in the current iteration.
     seldepth: usize,
     keys: Vec<u64>,
     stack: Vec<Frame>,
@@ -108,89 +267,8 @@ struct Worker<'a, 'b> {
     stopped: bool,
 }
 
-/// Runs a complete search (see [`super::Engine::search`]).
-#[allow(clippy::too_many_arguments)]
-pub(super) fn run(
-    tt: &TranspositionTable,
-    histories: &mut [History],
-    options: &EngineOptions,
-    pos: &Position,
-    history: &[u64],
-    limits: &Limits,
-    control: &SearchControl,
-    info: &mut (dyn FnMut(&SearchInfo) + Send),
-) -> SearchResult {
-    let start = Instant::now();
-    tt.new_search();
-    let mut limits = limits.clone();
-    // Plain `go` (and `go ponder` without a clock) searches until `stop`.
-    if limits.is_unlimited() {
-        limits.infinite = true;
-    }
-    let threads = histories.len().max(1);
-    let shared = Shared {
-        tt,
-        control,
-        abort: AtomicBool::new(false),
-        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
-        start,
-        budget: budget(&limits, pos.side_to_move(), options.move_overhead),
-        limits: &limits,
-        multipv: options.multipv.max(1),
-        history,
-    };
-
-    let result: Mutex<Option<SearchResult>> = Mutex::new(None);
-    let mut info_slot = Some(info);
-    std::thread::scope(|scope| {
-        let mut handles = Vec::new();
-        for (id, hist) in histories.iter_mut().enumerate() {
-            let shared = &shared;
-            let result = &result;
-            let hist: &mut History = hist;
-            let info = if id == 0 { info_slot.take() } else { None };
-            let h = std::thread::Builder::new().name(format!("search-{id}")).stack_size(STACK_SIZE).spawn_scoped(
-                scope,
-                move || {
-                    let mut w = Worker::new(id, shared, hist, pos);
-                    let r = w.iterative_deepening(pos, info);
-                    if id == 0 {
-                        shared.abort.store(true, Ordering::SeqCst);
-                        if let Ok(mut slot) = result.lock() {
-                            *slot = r;
-                        }
-                    }
-                },
-            );
-            match h {
-                Ok(h) => handles.push(h),
-                // Could not start a helper: search with fewer threads. (If the main
-                // thread itself fails, the fallback below still answers.)
-                Err(e) => log::error!("cannot start search thread {id}: {e}"),
-            }
-        }
-        for h in handles {
-            if h.join().is_err() {
-                log::error!("a search thread panicked");
-            }
-        }
-    });
-
-    let mut res = result.into_inner().ok().flatten().unwrap_or_else(|| fallback_result(pos));
-    // UCI: in infinite or ponder mode the best move is only sent after stop/ponderhit.
-    while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
-        std::thread::sleep(Duration::from_micros(500));
-        if !control.is_pondering() && !limits.infinite {
-            break;
-        }
-    }
-    res.nodes = shared.total_nodes();
-    res.time = start.elapsed();
-    res
-}
-
 /// Used only if the main search thread could not run: any legal move.
-fn fallback_result(pos: &Position) -> SearchResult {
+pub(super) fn fallback_result(pos: &Position) -> SearchResult {
     let moves = crate::chess::legal_moves(pos);
     let best = moves.iter().next().copied();
     let score = if best.is_some() {
@@ -216,10 +294,11 @@ fn is_mate_score(s: i32) -> bool {
     s.abs() >= MATE_IN_MAX
 }
 
-impl<'a, 'b> Worker<'a, 'b> {
-    fn new(id: usize, sh: &'b Shared<'a>, hist: &'b mut History, pos: &Position) -> Self {
+impl<'a> Worker<'a> {
+    fn new(id: usize, sh: &'a Shared, hist: &'a mut History) -> Self {
+        let pos = &sh.position;
         let mut keys = Vec::with_capacity(sh.history.len() + MAX_PLY + 8);
-        keys.extend_from_slice(sh.history);
+        keys.extend_from_slice(&sh.history);
         // Root moves in a sensible first order (TT move, captures, history).
         let tt_move = sh.tt.probe(pos.key()).and_then(|e| e.mv).filter(|&m| is_legal(pos, m));
         let mut picker = MovePicker::new(pos, tt_move, hist, 0, None);
@@ -231,7 +310,6 @@ impl<'a, 'b> Worker<'a, 'b> {
                     score: -INFINITE,
                     prev_score: -INFINITE,
                     bound: ScoreBound::Exact,
-                    seldepth: 0,
                     pv: vec![m],
                 });
             }
@@ -245,7 +323,6 @@ impl<'a, 'b> Worker<'a, 'b> {
                     score: -INFINITE,
                     prev_score: -INFINITE,
                     bound: ScoreBound::Exact,
-                    seldepth: 0,
                     pv: vec![m],
                 });
             }
@@ -255,6 +332,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             sh,
             hist,
             nodes: 0,
+            node_limit: if id == 0 { sh.limits.nodes } else { None },
             seldepth: 0,
             keys,
             stack: vec![Frame::default(); MAX_PLY + 8],
@@ -283,12 +361,10 @@ impl<'a, 'b> Worker<'a, 'b> {
         if self.completed_depth == 0 {
             return false;
         }
-        if self.is_main() {
-            if let Some(n) = self.sh.limits.nodes {
-                if self.nodes >= n {
-                    self.stopped = true;
-                    return true;
-                }
+        if let Some(n) = self.node_limit {
+            if self.nodes >= n {
+                self.stopped = true;
+                return true;
             }
         }
         if self.nodes & 255 != 0 {
@@ -302,6 +378,10 @@ impl<'a, 'b> Worker<'a, 'b> {
     #[inline(never)]
     fn poll_stop(&mut self) -> bool {
         self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if let Some(n) = self.sh.limits.nodes.filter(|_| self.is_main() && self.sh.nodes.len() > 1) {
+            let helpers = self.sh.total_nodes().saturating_sub(self.nodes);
+            self.node_limit = Some(n.saturating_sub(helpers));
+        }
         // A syscall: every 1024 nodes (~0.7 ms) is often enough.
         if self.nodes & 1023 == 0 && self.sh.control.input_pending() {
             std::thread::yield_now();
@@ -318,15 +398,22 @@ impl<'a, 'b> Worker<'a, 'b> {
         self.stopped
     }
 
-    fn iterative_deepening(
-        &mut self,
-        pos: &Position,
-        mut info: Option<&mut (dyn FnMut(&SearchInfo) + Send)>,
-    ) -> Option<SearchResult> {
+    /// Sends an event to the search's listener; only the main thread reports.
+    fn report(&self, event: impl FnOnce() -> SearchEvent) {
+        if self.is_main() {
+            self.sh.emit(&event());
+        }
+    }
+
+    /// Searches deeper and deeper until a limit says stop; returns this thread's best
+    /// line from its last completed iteration.
+    fn iterative_deepening(&mut self) -> Option<ThreadBest> {
+        let sh = self.sh;
+        let pos = &sh.position;
         if self.root_moves.is_empty() {
             let score = if pos.in_check() { Score::Mate(0) } else { Score::Cp(0) };
-            if let Some(cb) = info.as_deref_mut() {
-                cb(&SearchInfo {
+            self.report(|| {
+                SearchEvent::Info(SearchInfo {
                     depth: 0,
                     seldepth: 0,
                     multipv: 1,
@@ -335,11 +422,11 @@ impl<'a, 'b> Worker<'a, 'b> {
                     nodes: 0,
                     nps: 0,
                     hashfull: 0,
-                    time: self.sh.start.elapsed(),
+                    time: sh.start.elapsed(),
                     pv: Vec::new(),
-                });
-            }
-            return Some(SearchResult {
+                })
+            });
+            let result = SearchResult {
                 best: None,
                 ponder: None,
                 score,
@@ -347,12 +434,14 @@ impl<'a, 'b> Worker<'a, 'b> {
                 seldepth: 0,
                 nodes: 0,
                 pv: Vec::new(),
-                time: self.sh.start.elapsed(),
-            });
+                time: sh.start.elapsed(),
+            };
+            return Some(ThreadBest { result, score: 0 });
         }
         let max_depth = self.sh.limits.depth.map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
         let multipv = self.sh.multipv.min(self.root_moves.len());
         let mut best_snapshot: Vec<RootMove> = self.root_moves.clone();
+        let mut best_seldepth = 0;
         let mut last_best = None;
         let mut stable = 0u32;
 
@@ -362,12 +451,12 @@ impl<'a, 'b> Worker<'a, 'b> {
                 continue;
             }
             self.root_depth = depth;
+            self.seldepth = 0;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
-                self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
                 let mut delta = 18;
                 let (mut alpha, mut beta) = if depth >= 5 && prev > -INFINITE {
@@ -390,9 +479,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                         break;
                     }
                     if self.is_main() && self.sh.start.elapsed() > Duration::from_secs(3) {
-                        if let Some(cb) = info.as_deref_mut() {
-                            cb(&self.info_line(pv_idx, depth));
-                        }
+                        self.report(|| SearchEvent::Info(self.info_line(pv_idx, depth)));
                     }
                     delta += delta / 2 + 5;
                 }
@@ -405,14 +492,13 @@ impl<'a, 'b> Worker<'a, 'b> {
                 break;
             }
             self.completed_depth = depth;
+            best_snapshot.clone_from(&self.root_moves);
+            best_seldepth = self.iteration_seldepth();
             if !self.is_main() {
                 continue;
             }
-            best_snapshot.clone_from(&self.root_moves);
-            if let Some(cb) = info.as_deref_mut() {
-                for i in 0..multipv {
-                    cb(&self.info_line(i, depth));
-                }
+            for i in 0..multipv {
+                self.report(|| SearchEvent::Info(self.info_line(i, depth)));
             }
             let best = self.root_moves[0].mv;
             if last_best == Some(best) {
@@ -446,24 +532,27 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
         }
         self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
-        if !self.is_main() {
-            return None;
-        }
         let best = &best_snapshot[0];
         let ponder = best.pv.get(1).copied().or_else(|| {
             let child = pos.make_move(best.mv);
             self.sh.tt.probe(child.key()).and_then(|e| e.mv).filter(|&m| is_legal(&child, m))
         });
-        Some(SearchResult {
+        let result = SearchResult {
             best: Some(best.mv),
             ponder,
             score: Score::from_internal(best.score),
             depth: self.completed_depth.max(1) as u32,
-            seldepth: best.seldepth as u32,
+            seldepth: best_seldepth,
             nodes: self.sh.total_nodes(),
             pv: best.pv.clone(),
             time: self.sh.start.elapsed(),
-        })
+        };
+        Some(ThreadBest { result, score: best.score })
+    }
+
+    /// The deepest ply any root move reached in this iteration, never less than its depth.
+    fn iteration_seldepth(&self) -> u32 {
+        self.seldepth.max(self.root_depth as usize) as u32
     }
 
     fn info_line(&self, i: usize, depth: i32) -> SearchInfo {
@@ -474,15 +563,22 @@ impl<'a, 'b> Worker<'a, 'b> {
         let nodes = self.sh.total_nodes();
         SearchInfo {
             depth: depth as u32,
-            seldepth: rm.seldepth.max(1) as u32,
+            seldepth: self.iteration_seldepth(),
             multipv: i as u32 + 1,
             score: Score::from_internal(score),
             bound: rm.bound,
             nodes,
-            nps: (nodes as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64,
+            nps: nps(nodes, elapsed),
             hashfull: self.sh.tt.hashfull(),
             time: elapsed,
             pv: rm.pv.clone(),
+        }
+    }
+
+    /// `info currmove` for GUIs, once a search has run long enough to be worth watching.
+    fn report_currmove(&self, depth: i32, mv: Move, index: usize) {
+        if self.is_main() && self.sh.start.elapsed() >= CURRMOVE_AFTER {
+            self.sh.emit(&SearchEvent::CurrMove { depth: depth as u32, mv, number: index as u32 + 1 });
         }
     }
 
@@ -496,6 +592,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         let start_alpha = alpha;
         for i in self.pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            self.report_currmove(depth, m, i);
             let child = pos.make_move(m);
             self.stack[0].moved = pos.piece_at(m.from()).map(|p| (p.index(), m.to().index()));
             let ext = child.in_check() as i32;
@@ -531,7 +628,6 @@ impl<'a, 'b> Worker<'a, 'b> {
                 }
                 let rm = &mut self.root_moves[i];
                 rm.score = score;
-                rm.seldepth = self.seldepth;
                 rm.pv = pv;
                 rm.bound = if score >= beta {
                     ScoreBound::Lower

@@ -4,7 +4,8 @@
 //! as `Bench: N` in commit messages; nodes/second is a speed measurement.
 
 use crate::chess::Position;
-use crate::engine::{Engine, EngineOptions, Limits, SearchControl};
+use crate::engine::{Engine, EngineOptions, Limits, SearchControl, SearchRequest};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub const DEFAULT_DEPTH: u32 = 11;
@@ -84,8 +85,8 @@ pub fn run(depth: u32, progress: &mut dyn FnMut(&str)) -> BenchResult {
             continue;
         };
         engine.new_game();
-        let control = SearchControl::new();
-        let r = engine.search(&pos, &[], &limits, &control, &mut |_| {});
+        let request = SearchRequest { position: pos, history: Vec::new(), limits: limits.clone() };
+        let r = engine.search(request, &Arc::new(SearchControl::new()), &mut |_| {});
         nodes += r.nodes;
         progress(&format!(
             "position {:2}/{}: bestmove {} score {} nodes {}",

@@ -1,6 +1,6 @@
 //! Is a command waiting on standard input? Lets a busy search give its CPU to the UCI
 //! input thread at the moment that thread has something to read (see
-//! [`crate::engine::SearchControl::with_input_probe`]).
+//! [`crate::engine::SearchControl::with_waiting_input`]).
 
 /// True when standard input has bytes ready to read (a GUI sent a line the input thread
 /// has not consumed yet). Never blocks. Always false where it cannot be asked.

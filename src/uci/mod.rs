@@ -10,7 +10,7 @@ use std::io::BufRead;
 /// Runs the UCI loop on stdin/stdout until `quit` or end of input.
 pub fn run_stdio() {
     let mut session = Session::new(Out::stdout());
-    session.set_input_probe(input::stdin_pending);
+    session.set_input_probe(std::sync::Arc::new(input::stdin_pending));
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut buf = Vec::new();

@@ -2,14 +2,15 @@
 //!
 //! - what a GUI sends and the engine reads: [`parse`] (text to [`Command`]), and, for a
 //!   client such as self-play's external-engine player, [`position_line`] and [`go_line`];
-//! - what the engine sends and a GUI reads: [`info_line`] and [`bestmove_line`], and, for a
-//!   client, [`parse_engine_line`] (text to [`EngineLine`]).
+//! - what the engine sends and a GUI reads: [`event_line`] ([`info_line`],
+//!   [`currmove_line`], [`bestmove_line`]), and, for a client, [`parse_engine_line`] (text
+//!   to [`EngineLine`]).
 //!
 //! Parsing never fails on unknown input: an unknown command becomes `Command::Unknown`, bad
 //! parts become [`ParseError`]s the session reports as `info string` lines.
 
 use crate::chess::{Move, STARTPOS_FEN};
-use crate::engine::{Limits, Score, ScoreBound, SearchInfo};
+use crate::engine::{Limits, Score, ScoreBound, SearchEvent, SearchInfo};
 use std::fmt;
 use std::time::Duration;
 
@@ -250,6 +251,20 @@ fn parse_go(args: &[&str], warnings: &mut Vec<ParseError>) -> GoParams {
 
 // ---------------------------------------------------------------------------------------
 // The engine's side of the conversation, as text.
+
+/// The protocol line for a search event.
+pub fn event_line(e: &SearchEvent) -> String {
+    match e {
+        SearchEvent::Info(i) => info_line(i),
+        SearchEvent::CurrMove { depth, mv, number } => currmove_line(*depth, *mv, *number),
+        SearchEvent::BestMove(r) => bestmove_line(r.best, r.ponder),
+    }
+}
+
+/// `info depth D currmove M currmovenumber N`: the root move being searched.
+pub fn currmove_line(depth: u32, mv: Move, number: u32) -> String {
+    format!("info depth {depth} currmove {mv} currmovenumber {number}")
+}
 
 /// `info depth D seldepth S multipv K score cp X [lowerbound|upperbound] nodes N nps N
 /// hashfull N time T pv ...` for one PV line of an iteration.

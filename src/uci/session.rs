@@ -1,17 +1,21 @@
 //! One UCI session: options, the current position and its game history, and control of
-//! the search thread. The input loop (`uci::run_stdio`) feeds it one line at a time and
-//! never blocks on a search, so `isready`, `stop`, `ponderhit` and `quit` are answered
-//! at once.
+//! the search. The input loop (`uci::run_stdio`) feeds it one line at a time and never
+//! blocks on a search (the engine's own threads search and print `info` and `bestmove`),
+//! so `isready`, `stop`, `ponderhit` and `quit` are answered at once.
+//!
+//! `info string` lines: errors and warnings about bad input always (the GUI's user must
+//! learn that a command was refused), and the answers of the `explain` extension;
+//! everything else (unknown commands, options set, bench progress) only after
+//! `debug on`.
 
-use super::protocol::{bestmove_line, info_line, parse, Command, GoParams, PositionBase};
+use super::protocol::{event_line, parse, Command, GoParams, PositionBase};
 use crate::chess::notation::parse_uci_move;
 use crate::chess::{Move, Position};
 use crate::engine::options::uci_option_lines;
-use crate::engine::{eval, Engine, EngineOptions, Limits, SearchControl};
+use crate::engine::{eval, Engine, EngineOptions, InputProbe, Limits, SearchControl, SearchRequest};
 use crate::rules::Game;
 use std::io::Write;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread::JoinHandle;
+use std::sync::{Arc, Mutex};
 
 /// Where protocol lines go. Every line is written whole and flushed; write errors
 /// (a GUI that closed the pipe) are ignored rather than panicking.
@@ -47,27 +51,18 @@ pub enum Flow {
     Quit,
 }
 
-struct Running {
-    control: Arc<SearchControl>,
-    handle: JoinHandle<()>,
-}
-
 pub struct Session {
     out: Out,
-    engine: Arc<Mutex<Engine>>,
+    engine: Engine,
     /// The game as `position` set it: start position and moves. The current position and
     /// the keys of the earlier ones (repetition draws) come from it; `explain` uses the
     /// whole move list (an expired e.p. chance, which of king or rook has moved).
     game: Game,
     debug: bool,
-    search: Option<Running>,
-    /// Tells a running search that a command is waiting (see `SearchControl::with_input_probe`).
-    input_probe: Option<fn() -> bool>,
-}
-
-fn lock(engine: &Mutex<Engine>) -> MutexGuard<'_, Engine> {
-    // A panicking search leaves the engine in a usable state (it only holds tables).
-    engine.lock().unwrap_or_else(|e| e.into_inner())
+    /// The control of the latest search (for `ponderhit`).
+    control: Option<Arc<SearchControl>>,
+    /// Tells a running search that a command is waiting (see `SearchControl::with_waiting_input`).
+    input_probe: Option<InputProbe>,
 }
 
 impl Session {
@@ -81,19 +76,12 @@ impl Session {
                 Engine::new(opts).unwrap_or_else(|e| panic!("cannot allocate the engine: {e}"))
             }
         };
-        Session {
-            out,
-            engine: Arc::new(Mutex::new(engine)),
-            game: Game::startpos(),
-            debug: false,
-            search: None,
-            input_probe: None,
-        }
+        Session { out, engine, game: Game::startpos(), debug: false, control: None, input_probe: None }
     }
 
     /// Where input comes from a file descriptor the search can poll (the stdin loop), so a
     /// busy search can make room for the input thread at once.
-    pub fn set_input_probe(&mut self, probe: fn() -> bool) {
+    pub fn set_input_probe(&mut self, probe: InputProbe) {
         self.input_probe = Some(probe);
     }
 
@@ -108,17 +96,14 @@ impl Session {
     }
 
     fn searching(&self) -> bool {
-        self.search.as_ref().is_some_and(|r| !r.handle.is_finished())
+        self.engine.is_searching()
     }
 
     /// Stops a running search and waits until its `bestmove` has been written.
     fn stop_and_wait(&mut self) {
-        if let Some(r) = self.search.take() {
-            r.control.stop();
-            if r.handle.join().is_err() {
-                log::error!("search thread panicked");
-            }
-        }
+        self.engine.stop();
+        self.engine.wait();
+        self.control = None;
     }
 
     /// Handles one input line.
@@ -156,7 +141,7 @@ impl Session {
                     self.out.info_string(&format!("error: option '{name}' cannot be changed during a search"));
                 } else {
                     self.stop_and_wait();
-                    if let Err(e) = lock(&self.engine).set_option(&name, value.as_deref()) {
+                    if let Err(e) = self.engine.set_option(&name, value.as_deref()) {
                         self.out.info_string(&format!("error: {e}"));
                     } else if self.debug {
                         self.out.info_string(&format!("option {name} set"));
@@ -165,20 +150,18 @@ impl Session {
             }
             Command::UciNewGame => {
                 self.stop_and_wait();
-                lock(&self.engine).new_game();
+                self.engine.new_game();
             }
             Command::Position { base, moves } => self.set_position(base, &moves),
             Command::Go(g) => self.go(g),
             Command::Stop => self.stop_and_wait(),
             Command::PonderHit => {
-                if let Some(r) = &self.search {
-                    r.control.ponderhit();
+                if let Some(c) = &self.control {
+                    c.ponderhit();
                 }
             }
             Command::Quit => {
-                if let Some(r) = &self.search {
-                    r.control.stop();
-                }
+                self.engine.stop();
                 return Flow::Quit;
             }
             Command::Display => {
@@ -200,9 +183,11 @@ impl Session {
             }
             Command::Bench(depth) => {
                 self.stop_and_wait();
-                let out = self.out.clone();
+                let (out, debug) = (self.out.clone(), self.debug);
                 let r = crate::tools::bench::run(depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH), &mut |l| {
-                    out.info_string(l)
+                    if debug {
+                        out.info_string(l)
+                    }
                 });
                 self.out.line(&format!("Nodes searched: {}", r.nodes));
                 self.out.line(&format!("Nodes/second: {}", r.nps()));
@@ -260,39 +245,14 @@ impl Session {
         }
         let limits = Limits { searchmoves, ..g.limits };
         let mut control = SearchControl::for_limits(&limits);
-        if let Some(probe) = self.input_probe {
-            control = control.with_input_probe(probe);
+        if let Some(probe) = &self.input_probe {
+            control = control.with_waiting_input(Arc::clone(probe));
         }
         let control = Arc::new(control);
-        let engine = Arc::clone(&self.engine);
+        let request = SearchRequest { position: *self.game.current(), history: self.history(), limits };
         let out = self.out.clone();
-        let pos = *self.game.current();
-        let history = self.history();
-        let ctl = Arc::clone(&control);
-        let spawned = std::thread::Builder::new().name("uci-search".into()).spawn(move || {
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut engine = lock(&engine);
-                let info_out = out.clone();
-                engine.search(&pos, &history, &limits, &ctl, &mut |i| info_out.line(&info_line(i)))
-            }));
-            match result {
-                Ok(r) => out.line(&bestmove_line(r.best, r.ponder)),
-                Err(_) => {
-                    // Never leave the GUI without a move: any legal one.
-                    log::error!("the search panicked; answering with the first legal move");
-                    let m = crate::chess::legal_moves(&pos).iter().next().copied();
-                    out.line(&m.map_or("bestmove 0000".to_string(), |m| format!("bestmove {m}")));
-                }
-            }
-        });
-        match spawned {
-            Ok(handle) => self.search = Some(Running { control, handle }),
-            Err(e) => {
-                self.out.info_string(&format!("error: cannot start the search thread: {e}"));
-                let m = crate::chess::legal_moves(self.game.current()).iter().next().copied();
-                self.out.line(&m.map_or("bestmove 0000".to_string(), |m| format!("bestmove {m}")));
-            }
-        }
+        self.engine.start(request, Arc::clone(&control), Box::new(move |e| out.line(&event_line(e))));
+        self.control = Some(control);
     }
 
     fn perft(&self, depth: u32) {
@@ -307,8 +267,6 @@ impl Session {
 
     /// Ends the session: stops any search (used on `quit` and end of input).
     pub fn shutdown(&mut self) {
-        if let Some(r) = &self.search {
-            r.control.stop();
-        }
+        self.engine.stop();
     }
 }

@@ -493,7 +493,7 @@ impl Player for InProcess {
     /// Searches on the calling thread. A watchdog stops the search at the deadline, and a
     /// panic inside the search is caught and reported as a crash (the player is then rebuilt).
     fn go(&mut self, req: &GoRequest) -> Result<Reply, PlayerError> {
-        use crate::engine::SearchControl;
+        use crate::engine::{SearchControl, SearchRequest};
         let control = std::sync::Arc::new(SearchControl::new());
         let (done_tx, done_rx) = mpsc::channel::<()>();
         let watchdog = {
@@ -506,12 +506,12 @@ impl Player for InProcess {
             })
         };
         // Keys of the positions before the current one (the engine's `history`).
-        let before = &req.history[..req.history.len().saturating_sub(1)];
+        let before = req.history[..req.history.len().saturating_sub(1)].to_vec();
+        let request = SearchRequest { position: *req.position, history: before, limits: req.limits.clone() };
         let engine = &mut self.engine;
         let start = Instant::now();
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            engine.search(req.position, before, &req.limits, &control, &mut |_| {})
-        }));
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.search(request, &control, &mut |_| {})));
         let elapsed = start.elapsed();
         let _ = done_tx.send(());
         let _ = watchdog.join();
