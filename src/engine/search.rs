@@ -172,22 +172,38 @@ impl Shared {
         }
         if from_helper {
             let r = &best.result;
-            let elapsed = self.start.elapsed();
-            let nodes = self.total_nodes();
-            self.emit(&SearchEvent::Info(SearchInfo {
-                depth: r.depth,
-                seldepth: r.seldepth,
-                multipv: 1,
-                score: r.score,
-                bound: ScoreBound::Exact,
-                nodes,
-                nps: nps(nodes, elapsed),
-                hashfull: self.tt.hashfull(),
-                time: elapsed,
-                pv: r.pv.clone(),
-            }));
+            let info = self.info(r.depth, r.seldepth, 1, best.score, ScoreBound::Exact, r.pv.clone());
+            self.emit(&SearchEvent::Info(info));
         }
         best.result
+    }
+
+    /// An `info` line of this search: `score` is internal, the counters are as of now.
+    /// (The one place an `info` line is made: a new field, such as a win/draw/loss
+    /// estimate, is computed here.)
+    fn info(
+        &self,
+        depth: u32,
+        seldepth: u32,
+        multipv: u32,
+        score: i32,
+        bound: ScoreBound,
+        pv: Vec<Move>,
+    ) -> SearchInfo {
+        let elapsed = self.start.elapsed();
+        let nodes = self.total_nodes();
+        SearchInfo {
+            depth,
+            seldepth,
+            multipv,
+            score: Score::from_internal(score),
+            bound,
+            nodes,
+            nps: nps(nodes, elapsed),
+            hashfull: self.tt.hashfull(),
+            time: elapsed,
+            pv,
+        }
     }
 }
 
@@ -411,32 +427,19 @@ impl<'a> Worker<'a> {
         let sh = self.sh;
         let pos = &sh.position;
         if self.root_moves.is_empty() {
-            let score = if pos.in_check() { Score::Mate(0) } else { Score::Cp(0) };
-            self.report(|| {
-                SearchEvent::Info(SearchInfo {
-                    depth: 0,
-                    seldepth: 0,
-                    multipv: 1,
-                    score,
-                    bound: ScoreBound::Exact,
-                    nodes: 0,
-                    nps: 0,
-                    hashfull: 0,
-                    time: sh.start.elapsed(),
-                    pv: Vec::new(),
-                })
-            });
+            let score = if pos.in_check() { mated_in(0) } else { DRAW };
+            self.report(|| SearchEvent::Info(sh.info(0, 0, 1, score, ScoreBound::Exact, Vec::new())));
             let result = SearchResult {
                 best: None,
                 ponder: None,
-                score,
+                score: Score::from_internal(score),
                 depth: 0,
                 seldepth: 0,
                 nodes: 0,
                 pv: Vec::new(),
                 time: sh.start.elapsed(),
             };
-            return Some(ThreadBest { result, score: 0 });
+            return Some(ThreadBest { result, score });
         }
         let max_depth = self.sh.limits.depth.map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
         let multipv = self.sh.multipv.min(self.root_moves.len());
@@ -559,20 +562,7 @@ impl<'a> Worker<'a> {
         self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         let rm = &self.root_moves[i];
         let score = if rm.score == -INFINITE { rm.prev_score } else { rm.score };
-        let elapsed = self.sh.start.elapsed();
-        let nodes = self.sh.total_nodes();
-        SearchInfo {
-            depth: depth as u32,
-            seldepth: self.iteration_seldepth(),
-            multipv: i as u32 + 1,
-            score: Score::from_internal(score),
-            bound: rm.bound,
-            nodes,
-            nps: nps(nodes, elapsed),
-            hashfull: self.sh.tt.hashfull(),
-            time: elapsed,
-            pv: rm.pv.clone(),
-        }
+        self.sh.info(depth as u32, self.iteration_seldepth(), i as u32 + 1, score, rm.bound, rm.pv.clone())
     }
 
     /// `info currmove` for GUIs, once a search has run long enough to be worth watching.
