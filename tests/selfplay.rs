@@ -590,3 +590,112 @@ fn time_forfeits_in_pgn_are_valid() {
     );
     check_with_python_chess(&pgn);
 }
+
+/// Processes with `marker` as one of their arguments (Linux /proc; empty elsewhere).
+fn processes_with(marker: &str) -> Vec<String> {
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    dir.flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).into_owned())
+        .filter(|c| c.split('\0').any(|arg| arg == marker))
+        .map(|c| c.replace('\0', " "))
+        .collect()
+}
+
+/// `arbiter selfplay ARGS` with its stdout captured, and the PGN path it writes to.
+fn spawn_selfplay(args: &[String], pgn: &std::path::Path) -> std::process::Child {
+    let _ = std::fs::remove_file(pgn);
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("selfplay")
+        .args(args)
+        .args(["--quiet", "--concurrency", "1", "--pgn"])
+        .arg(pgn)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Sends a real signal (`kill -SIG PID`), waits for the exit, returns (status code, stdout).
+fn signal_and_wait(mut child: std::process::Child, sig: &str) -> (Option<i32>, String, Duration) {
+    let sent = std::time::Instant::now();
+    let ok = Command::new("kill").arg(format!("-{sig}")).arg(child.id().to_string()).status().unwrap();
+    assert!(ok.success(), "kill -{sig} failed");
+    // A hang detector: a clean end takes well under a second here.
+    while child.try_wait().unwrap().is_none() {
+        assert!(sent.elapsed() < Duration::from_secs(30), "selfplay still running 30 s after SIG{sig}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let took = sent.elapsed();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), took)
+}
+
+/// SIGTERM in the middle of a match against an external engine (this crate's binary, under
+/// a unique name so its processes can be found): every engine process is gone, the PGN holds
+/// every finished game and only those, and the summary of the finished games is printed.
+#[test]
+fn sigterm_ends_a_match_cleanly() {
+    let dir = tmp("sigterm");
+    std::fs::create_dir_all(&dir).unwrap();
+    let engine = dir.join(format!("arbiter-signal-marker-{}", std::process::id()));
+    let _ = std::fs::remove_file(&engine);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_arbiter"), &engine).unwrap();
+    let marker = engine.display().to_string();
+    let pgn = dir.join("sigterm.pgn");
+    let args: Vec<String> = ["--opponent", &format!("cmd={marker} option.Hash=4"), "--a", "Hash=4"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(["--nodes", "2000", "--games", "400", "--repeat"].iter().map(|s| s.to_string()))
+        .collect();
+    let child = spawn_selfplay(&args, &pgn);
+    // Let two games finish, then interrupt the third.
+    let games_in = |p: &std::path::Path| std::fs::read_to_string(p).map_or(0, |t| t.matches("[Result ").count());
+    let started = std::time::Instant::now();
+    while games_in(&pgn) < 2 {
+        assert!(started.elapsed() < Duration::from_secs(300), "no two games in 300 s");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(processes_with(&marker).len(), 1, "one external engine while the match runs");
+    let (code, stdout, took) = signal_and_wait(child, "TERM");
+    eprintln!("SIGTERM -> exit in {took:?}");
+    assert_eq!(code, Some(128 + 15), "{stdout}");
+    assert!(stdout.contains("Interrupted"), "{stdout}");
+    let played: usize = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Match: ").and_then(|l| l.split(", ").nth(1)?.split(' ').next()?.parse().ok()))
+        .unwrap_or_else(|| panic!("no game count in:\n{stdout}"));
+    assert!(played >= 2, "{stdout}");
+    assert_eq!(games_in(&pgn), played, "the PGN holds exactly the finished games");
+    assert!(!std::fs::read_to_string(&pgn).unwrap().contains("unterminated"));
+    check_with_python_chess(&pgn);
+    assert!(processes_with(&marker).is_empty(), "engine processes left: {:?}", processes_with(&marker));
+}
+
+/// Ctrl-C (SIGINT) while an external engine stalls on a 60 s clock: the match ends at once
+/// rather than waiting for the flag, and the stalled engine is told to quit or killed.
+#[test]
+fn sigint_during_a_stalled_move_ends_the_match_at_once() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_uci.py");
+    let marker = format!("sigint-marker-{}", std::process::id());
+    let pgn = tmp("sigint.pgn");
+    let opponent = format!("cmd=python3 arg={script} arg=stall arg={marker}");
+    let args: Vec<String> =
+        ["--opponent", &opponent, "--tc", "60+0", "--games", "2"].iter().map(|s| s.to_string()).collect();
+    let child = spawn_selfplay(&args, &pgn);
+    // The PGN file is created once the match runs (signals are caught by then); the fake
+    // engine answers its first `go` at once and then stalls.
+    let started = std::time::Instant::now();
+    while !pgn.exists() || processes_with(&marker).is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(30), "the match did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let (code, stdout, took) = signal_and_wait(child, "INT");
+    eprintln!("SIGINT -> exit in {took:?}");
+    assert_eq!(code, Some(128 + 2), "{stdout}");
+    assert!(stdout.contains("Interrupted") && stdout.contains(", 0 games in "), "{stdout}");
+    assert!(took < Duration::from_secs(10), "waited {took:?} (the stall would last 60 s)");
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), "", "no game finished");
+    assert!(processes_with(&marker).is_empty(), "engine processes left: {:?}", processes_with(&marker));
+}

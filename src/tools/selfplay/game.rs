@@ -18,6 +18,7 @@ use crate::chess::{Color, Move, Position};
 use crate::engine::{Limits, Score};
 use crate::rules::{AutomaticDraw, DrawClaim, Game, Outcome};
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The result of a game, as PGN writes it (why it ended is [`EndReason`]).
@@ -77,6 +78,9 @@ pub enum EndReason {
     /// Both engines agreed, for the configured number of moves, that this side wins.
     ResignAdjudication(Color),
     DrawAdjudication,
+    /// The match was interrupted (Ctrl-C, SIGTERM) before the game ended: it counts for
+    /// nobody and is not written.
+    Interrupted,
 }
 
 impl EndReason {
@@ -88,6 +92,7 @@ impl EndReason {
             EndReason::IllegalMove { .. } => "rules infraction",
             EndReason::Disconnected { .. } => "abandoned",
             EndReason::ResignAdjudication(_) | EndReason::DrawAdjudication => "adjudication",
+            EndReason::Interrupted => "unterminated",
         }
     }
 }
@@ -130,6 +135,7 @@ impl fmt::Display for EndReason {
             EndReason::Disconnected { side, error } => write!(f, "{} disconnects: {error}", side_name(*side)),
             EndReason::ResignAdjudication(c) => write!(f, "{} wins by adjudication", side_name(*c)),
             EndReason::DrawAdjudication => write!(f, "draw by adjudication"),
+            EndReason::Interrupted => write!(f, "the match was interrupted"),
         }
     }
 }
@@ -192,6 +198,9 @@ pub struct GameConfig {
     /// Claim threefold / fifty-move draws for the players (on by default; off lets games run
     /// to the automatic fivefold / seventy-five-move endings).
     pub claim_draws: bool,
+    /// When set, the game is abandoned at once ([`EndReason::Interrupted`]), even in the
+    /// middle of a player's move.
+    pub interrupt: Option<&'static AtomicBool>,
 }
 
 impl Default for GameConfig {
@@ -203,6 +212,7 @@ impl Default for GameConfig {
             flag_grace: Duration::from_millis(200),
             datagen_skip_plies: None,
             claim_draws: true,
+            interrupt: None,
         }
     }
 }
@@ -240,7 +250,12 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
     };
     let mut game = Game::new(*start);
     let mut adj = AdjudicationState::default();
+    let interrupted = || cfg.interrupt.is_some_and(|f| f.load(Ordering::SeqCst));
     loop {
+        if interrupted() {
+            rec.reason = EndReason::Interrupted;
+            return rec;
+        }
         let pos = *game.current();
         match judge::verdict(&game) {
             Verdict::Over(end) => {
@@ -285,11 +300,16 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
             history: game.keys(),
             limits,
             deadline,
+            interrupt: cfg.interrupt,
         };
         let player: &mut dyn Player = if side == Color::White { &mut *white } else { &mut *black };
         let reply: Result<Reply, PlayerError> = player.go(&req);
         let reply = match reply {
             Ok(r) => r,
+            Err(PlayerError::Interrupted) => {
+                rec.reason = EndReason::Interrupted;
+                return rec;
+            }
             Err(PlayerError::NoReply { waited }) if clocks.is_some() => {
                 log::warn!(
                     "{} ({}) flagged: no move after {:.3}s with {:.3}s on the clock",

@@ -5,6 +5,7 @@
 //! to stdout, and the live progress line and logs to stderr.
 
 pub mod game;
+pub mod interrupt;
 pub mod judge;
 pub mod openings;
 pub mod pgn;
@@ -257,6 +258,7 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
         flag_grace: Duration::from_millis(args.flag_grace),
         datagen_skip_plies: args.datagen.as_ref().map(|_| args.datagen_skip),
         claim_draws: !args.no_draw_claims,
+        interrupt: Some(interrupt::flag()),
     };
     Ok(MatchConfig {
         time_control,
@@ -281,6 +283,9 @@ pub fn summary_text(s: &MatchSummary, sprt: Option<&Sprt>) -> String {
     let t = &s.tally;
     let e = t.elo();
     let mut out = String::new();
+    if s.interrupted {
+        out += "Interrupted: the games in progress were abandoned; these figures count the finished games.\n";
+    }
     out += &format!(
         "Match: {} (A) vs {} (B), {} games in {:.1}s ({:.1} games/min)\n",
         s.a_name,
@@ -338,10 +343,17 @@ pub fn run(args: SelfplayArgs) -> ExitCode {
         }
     };
     let sprt = cfg.sprt;
+    if !interrupt::install() {
+        log::warn!("cannot catch Ctrl-C / SIGTERM: they will end the match without a summary");
+    }
     match runner::run_match(cfg) {
         Ok(summary) => {
             print!("{}", summary_text(&summary, sprt.as_ref()));
-            ExitCode::SUCCESS
+            match interrupt::signal() {
+                // The shell's convention for a process ended by a signal.
+                Some(sig) if summary.interrupted => ExitCode::from((128 + sig).clamp(0, 255) as u8),
+                _ => ExitCode::SUCCESS,
+            }
         }
         Err(e) => {
             eprintln!("error: {e}");

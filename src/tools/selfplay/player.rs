@@ -12,6 +12,7 @@ use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -29,7 +30,18 @@ pub struct GoRequest<'a> {
     pub limits: Limits,
     /// Give up waiting after this long (the flag has fallen or the engine stalled).
     pub deadline: Duration,
+    /// Stop thinking and answer [`PlayerError::Interrupted`] as soon as this is set.
+    pub interrupt: Option<&'static AtomicBool>,
 }
+
+impl GoRequest<'_> {
+    fn interrupted(&self) -> bool {
+        self.interrupt.is_some_and(|f| f.load(Ordering::SeqCst))
+    }
+}
+
+/// How often a thinking player looks at [`GoRequest::interrupt`].
+const INTERRUPT_POLL: Duration = Duration::from_millis(50);
 
 /// A player's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,6 +69,8 @@ pub enum PlayerError {
     NoReply {
         waited: Duration,
     },
+    /// The match was interrupted while the player was thinking.
+    Interrupted,
     Internal(String),
 }
 
@@ -67,6 +81,7 @@ impl fmt::Display for PlayerError {
             PlayerError::Handshake(s) => write!(f, "UCI handshake failed: {s}"),
             PlayerError::Crashed(s) => write!(f, "engine crashed: {s}"),
             PlayerError::NoReply { waited } => write!(f, "no bestmove after {:.2}s", waited.as_secs_f64()),
+            PlayerError::Interrupted => write!(f, "interrupted"),
             PlayerError::Internal(s) => write!(f, "internal player error: {s}"),
         }
     }
@@ -241,13 +256,14 @@ struct Process {
 
 impl Process {
     fn spawn(spec: &EngineSpec) -> Result<Process, PlayerError> {
-        let mut child = Command::new(&spec.program)
-            .args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| PlayerError::Spawn { cmd: spec.command_line(), error: e.to_string() })?;
+        let mut command = Command::new(&spec.program);
+        command.args(&spec.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        // Its own process group: a Ctrl-C in the terminal reaches only self-play, which
+        // then tells the engine to quit, instead of killing it behind self-play's back.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child =
+            command.spawn().map_err(|e| PlayerError::Spawn { cmd: spec.command_line(), error: e.to_string() })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
@@ -435,7 +451,15 @@ impl Player for UciEngine {
         let until = start + req.deadline;
         let (mut score, mut depth) = (None, None);
         loop {
-            let Some((t, line)) = p.recv(until)? else {
+            let wake = if req.interrupt.is_some() { until.min(Instant::now() + INTERRUPT_POLL) } else { until };
+            let Some((t, line)) = p.recv(wake)? else {
+                if req.interrupted() {
+                    let _ = p.send("stop");
+                    return Err(PlayerError::Interrupted);
+                }
+                if Instant::now() < until {
+                    continue;
+                }
                 return Err(PlayerError::NoReply { waited: start.elapsed() });
             };
             match protocol::parse_engine_line(&line) {
@@ -490,18 +514,27 @@ impl Player for InProcess {
         Ok(())
     }
 
-    /// Searches on the calling thread. A watchdog stops the search at the deadline, and a
-    /// panic inside the search is caught and reported as a crash (the player is then rebuilt).
+    /// Searches on the calling thread. A watchdog stops the search at the deadline (or when
+    /// the match is interrupted), and a panic inside the search is caught and reported as a
+    /// crash (the player is then rebuilt).
     fn go(&mut self, req: &GoRequest) -> Result<Reply, PlayerError> {
         use crate::engine::{SearchControl, SearchRequest};
         let control = std::sync::Arc::new(SearchControl::new());
         let (done_tx, done_rx) = mpsc::channel::<()>();
         let watchdog = {
             let control = std::sync::Arc::clone(&control);
-            let deadline = req.deadline;
-            std::thread::spawn(move || {
-                if let Err(RecvTimeoutError::Timeout) = done_rx.recv_timeout(deadline) {
-                    control.stop();
+            let until = Instant::now() + req.deadline;
+            let interrupt = req.interrupt;
+            std::thread::spawn(move || loop {
+                let wait = until.saturating_duration_since(Instant::now()).min(INTERRUPT_POLL);
+                match done_rx.recv_timeout(wait) {
+                    Err(RecvTimeoutError::Timeout) => {
+                        if Instant::now() >= until || interrupt.is_some_and(|f| f.load(Ordering::SeqCst)) {
+                            control.stop();
+                            return;
+                        }
+                    }
+                    Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
                 }
             })
         };
@@ -516,6 +549,9 @@ impl Player for InProcess {
         let _ = done_tx.send(());
         let _ = watchdog.join();
         let result = result.map_err(|_| PlayerError::Crashed("the search panicked".into()))?;
+        if req.interrupted() {
+            return Err(PlayerError::Interrupted);
+        }
         if elapsed > req.deadline {
             return Err(PlayerError::NoReply { waited: elapsed });
         }

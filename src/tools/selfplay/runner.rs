@@ -58,6 +58,9 @@ pub struct MatchSummary {
     pub elapsed: Duration,
     /// Every game's record, by game index, when [`MatchConfig::keep_records`]; else empty.
     pub records: Vec<(usize, bool, GameRecord)>,
+    /// The match was interrupted ([`super::game::GameConfig::interrupt`]) before its end:
+    /// the figures count the finished games only.
+    pub interrupted: bool,
 }
 
 impl MatchSummary {
@@ -127,7 +130,20 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
     let mut sprt_decision = None;
     let mut failures = Vec::new();
     let mut records = Vec::new();
-    for ev in rx {
+    let mut interrupted = false;
+    loop {
+        let ev = match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(ev) => ev,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                // No new game is started; the ones in progress abandon themselves.
+                if cfg.game.interrupt.is_some_and(|f| f.load(Ordering::SeqCst)) {
+                    interrupted = true;
+                    stop.store(true, Ordering::SeqCst);
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
         let (index, a_white, mut rec) = match ev {
             Event::Started { a, b } => {
                 names.get_or_insert((a, b));
@@ -136,6 +152,11 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
             Event::Failed(e) => {
                 log::error!("{e}");
                 failures.push(e);
+                continue;
+            }
+            Event::Done { rec, .. } if rec.reason == EndReason::Interrupted => {
+                interrupted = true;
+                stop.store(true, Ordering::SeqCst);
                 continue;
             }
             Event::Done { index, a_white, rec } => (index, a_white, *rec),
@@ -225,7 +246,16 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
         }
     }
     records.sort_by_key(|r| r.0);
-    Ok(MatchSummary { a_name, b_name, tally, incidents, sprt: sprt_decision, elapsed: start.elapsed(), records })
+    Ok(MatchSummary {
+        a_name,
+        b_name,
+        tally,
+        incidents,
+        sprt: sprt_decision,
+        elapsed: start.elapsed(),
+        records,
+        interrupted,
+    })
 }
 
 fn worker(cfg: &MatchConfig, next: &AtomicUsize, stop: &AtomicBool, tx: &mpsc::Sender<Event>) {
@@ -245,7 +275,7 @@ fn worker(cfg: &MatchConfig, next: &AtomicUsize, stop: &AtomicBool, tx: &mpsc::S
     };
     let _ = tx.send(Event::Started { a: a.name().to_string(), b: b.name().to_string() });
     loop {
-        if stop.load(Ordering::SeqCst) {
+        if stop.load(Ordering::SeqCst) || cfg.game.interrupt.is_some_and(|f| f.load(Ordering::SeqCst)) {
             return;
         }
         let index = next.fetch_add(1, Ordering::SeqCst);
