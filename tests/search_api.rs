@@ -244,6 +244,8 @@ fn threads_persist_and_resize_between_searches() {
             search_with(&mut e, arbiter::chess::STARTPOS_FEN, &[], Limits { depth: Some(7), ..Limits::default() });
         assert!(r.depth >= 7 && r.best.is_some(), "{threads} threads: {r:?}");
         assert!(infos.iter().all(|i| i.seldepth >= i.depth));
+        // Whichever thread's line is chosen, it is the last one reported.
+        assert_eq!(infos.last().map(|i| i.pv[0]), r.best, "{threads} threads");
         // A node limit counts every thread's nodes.
         let (r, _) =
             search_with(&mut e, arbiter::chess::STARTPOS_FEN, &[], Limits { nodes: Some(50_000), ..Limits::default() });
