@@ -3,10 +3,15 @@
 //! legal move sets, check status, FEN output, and FIDE 9.2.3 identity of repeated
 //! positions (our Zobrist key vs cozy-chess's `same_position`) must agree exactly.
 //!
-//! CI runs 200,000 positions; the long run (`cargo test --release --test differential --
+//! Chess960 likewise (cozy-chess's `chess960` boards; castling as king takes own rook on
+//! both sides): games from random start numbers, different arrays for White and Black, and
+//! the lines of tests/data/perft960.epd; legal moves, checkers, FEN placement and Shredder-FEN
+//! castling field, and key identity.
+//!
+//! CI runs 200,000 positions (and 100,000 Chess960 ones); the long run (`cargo test --release --test differential --
 //! --ignored`, count from ARBITER_DIFF_POSITIONS, default 1,000,000) is reported in the README.
 
-use arbiter::chess::movegen::legal_moves;
+use arbiter::chess::movegen::{legal_moves, MoveList};
 use arbiter::chess::{Move, MoveKind, Position};
 use std::collections::HashMap;
 
@@ -84,6 +89,20 @@ fn weight(pos: &Position, m: Move, last: Option<Move>) -> u64 {
     }
 }
 
+/// A random move, weighted by `weight`.
+fn pick(rng: &mut Rng, pos: &Position, moves: &MoveList, last: Option<Move>) -> Move {
+    let total: u64 = moves.iter().map(|&m| weight(pos, m, last)).sum();
+    let mut pick = rng.below_u64(total);
+    for &m in moves.iter() {
+        let w = weight(pos, m, last);
+        if pick < w {
+            return m;
+        }
+        pick -= w;
+    }
+    moves.get(0)
+}
+
 fn run(positions_wanted: usize, seed: u64) -> usize {
     let mut rng = Rng(seed);
     let mut starts: Vec<String> = vec![arbiter::chess::STARTPOS_FEN.to_string()];
@@ -145,17 +164,7 @@ fn run(positions_wanted: usize, seed: u64) -> usize {
                 break;
             }
             let side = ply % 2;
-            let total: u64 = ours.iter().map(|&m| weight(&pos, m, last[side])).sum();
-            let mut pick = rng.below_u64(total);
-            let mut chosen = ours.get(0);
-            for &m in ours.iter() {
-                let w = weight(&pos, m, last[side]);
-                if pick < w {
-                    chosen = m;
-                    break;
-                }
-                pick -= w;
-            }
+            let chosen = pick(&mut rng, &pos, &ours, last[side]);
             last[side] = Some(chosen);
             board.play(to_cozy(chosen));
             pos = pos.make_move(chosen);
@@ -172,6 +181,72 @@ fn run(positions_wanted: usize, seed: u64) -> usize {
     checked
 }
 
+/// A Chess960 start for game `i`: a random array for both sides, different arrays for
+/// White and Black, or a line of the 960 perft suite (positions a few moves in).
+fn start960(rng: &mut Rng, i: usize) -> cozy_chess::Board {
+    match i % 3 {
+        0 => cozy_chess::Board::chess960_startpos(rng.below(960) as u32),
+        1 => cozy_chess::Board::double_chess960_startpos(rng.below(960) as u32, rng.below(960) as u32),
+        _ => {
+            let lines: Vec<&str> = include_str!("data/perft960.epd").lines().collect();
+            let fen = lines[rng.below(lines.len())].split(';').next().unwrap_or_default().trim();
+            cozy_chess::Board::from_fen(fen, true).expect("cozy parses a 960 suite FEN")
+        }
+    }
+}
+
+fn run960(positions_wanted: usize, seed: u64) -> usize {
+    let mut rng = Rng(seed);
+    let (mut checked, mut castling_positions, mut games) = (0, 0, 0);
+    while checked < positions_wanted {
+        let mut board = start960(&mut rng, games);
+        games += 1;
+        let start = format!("{board:#}");
+        let mut pos = Position::from_fen(&start).unwrap_or_else(|e| panic!("{start}: {e}"));
+        pos.set_chess960(true);
+        let mut last: [Option<Move>; 2] = [None, None];
+        let mut by_key: HashMap<u64, (u64, Option<cozy_chess::File>)> = HashMap::new();
+        for ply in 0..300 {
+            checked += 1;
+            let ours = legal_moves(&pos);
+            let mut ours_text: Vec<String> = ours.iter().map(|m| m.to_string()).collect();
+            ours_text.sort();
+            let mut theirs = Vec::new();
+            board.generate_moves(|pm| {
+                theirs.extend(pm.into_iter().map(|m| m.to_string()));
+                false
+            });
+            theirs.sort();
+            let fen_now = pos.to_fen();
+            assert_eq!(ours_text, theirs, "legal moves differ at {fen_now} (cozy {board:#}) from {start}");
+            assert_eq!(pos.checkers().count(), board.checkers().len(), "checkers differ at {fen_now}");
+            let cozy_fen = format!("{board:#}");
+            let fields = |f: &str| f.split(' ').take(3).map(str::to_string).collect::<Vec<_>>();
+            assert_eq!(fields(&fen_now), fields(&cozy_fen), "FEN differs from {start}");
+            let reparsed = Position::from_fen(&fen_now).expect("our FEN parses");
+            assert_eq!(reparsed.key(), pos.key(), "FEN round trip changes the key at {fen_now}");
+            let id = cozy_identity(&board);
+            assert_eq!(*by_key.entry(pos.key()).or_insert(id), id, "equal keys, different positions at {fen_now}");
+            castling_positions += ours.iter().any(|m| m.is_castling()) as usize;
+            if ours.is_empty() || pos.halfmove_clock() >= 150 || checked >= positions_wanted {
+                break;
+            }
+            let chosen = pick(&mut rng, &pos, &ours, last[ply % 2]);
+            last[ply % 2] = Some(chosen);
+            board.play(chosen.to_string().parse().expect("cozy parses a UCI move"));
+            pos = pos.make_move(chosen);
+        }
+    }
+    assert!(castling_positions > positions_wanted / 100, "too few castling positions: {castling_positions}");
+    eprintln!("differential 960: {checked} positions in {games} games, {castling_positions} with castling");
+    checked
+}
+
+#[test]
+fn agrees_with_cozy_chess_on_100k_chess960_positions() {
+    assert!(run960(100_000, 0x5EED_0960) >= 100_000);
+}
+
 #[test]
 fn agrees_with_cozy_chess_on_200k_positions() {
     assert!(run(200_000, 0x5EED_0001) >= 200_000);
@@ -182,4 +257,5 @@ fn agrees_with_cozy_chess_on_200k_positions() {
 fn agrees_with_cozy_chess_long_run() {
     let n = std::env::var("ARBITER_DIFF_POSITIONS").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
     assert!(run(n, 0x5EED_0002) >= n);
+    assert!(run960(n, 0x5EED_0961) >= n);
 }

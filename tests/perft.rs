@@ -1,5 +1,6 @@
-//! The move generator against the verified perft suite (tests/data/perft.epd, a copy of
-//! ../shared/data/perft.epd), plus key, copy-make and FEN invariants at every node.
+//! The move generator against the verified perft suites (tests/data/perft.epd and
+//! tests/data/perft960.epd, copies of ../shared/data/), plus key, copy-make and FEN
+//! invariants at every node.
 
 use arbiter::chess::movegen::{is_legal, legal_moves};
 use arbiter::chess::{Move, Position};
@@ -88,6 +89,51 @@ fn keys_fen_and_legality_invariants_on_every_suite_line() {
         let pos = Position::from_fen(&e.fen).unwrap();
         walk(&pos, 2, false);
         walk(&pos, 1, true);
+    }
+}
+
+fn suite960() -> Vec<EpdEntry> {
+    let entries = parse_perft_epd(include_str!("data/perft960.epd")).expect("960 suite parses");
+    assert_eq!(entries.len(), 640);
+    entries
+}
+
+/// The shallow part of the Chess960 suite (CI time): every count up to 100,000 nodes (D1-D3
+/// of all 640 lines), and up to 1,000,000 on every fourth line. The whole file (D1-D6) is a
+/// benchmark: `arbiter perft --epd tests/data/perft960.epd --threads 2`.
+#[test]
+fn perft960_suite_shallow_depths() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (i, e) in suite960().iter().enumerate() {
+        let pos = Position::from_fen(&e.fen).unwrap_or_else(|err| panic!("960 line {}: {err}", i + 1));
+        let rights = e.fen.split_whitespace().nth(2) != Some("-");
+        assert_eq!(pos.is_chess960(), rights, "line {}: Shredder-FEN castling rights mean Chess960", i + 1);
+        for &(d, expected) in &e.depths {
+            if expected > 100_000 && (i % 4 != 0 || expected > 1_000_000) {
+                continue;
+            }
+            checked += 1;
+            let got = perft(&pos, d);
+            if got != expected {
+                failures.push(format!("960 line {} D{d}: expected {expected}, got {got} ({})", i + 1, e.fen));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(checked > 2000, "{checked}");
+}
+
+#[test]
+fn keys_fen_and_legality_invariants_on_960_lines() {
+    for (i, e) in suite960().iter().enumerate() {
+        let pos = Position::from_fen(&e.fen).unwrap();
+        if i % 8 == 0 {
+            walk(&pos, 2, false);
+        }
+        if i % 40 == 0 {
+            walk(&pos, 1, true);
+        }
     }
 }
 

@@ -11,8 +11,8 @@ use std::time::Duration;
 const WAIT: Duration = Duration::from_secs(30);
 
 /// The position a `position ...` line describes (the scripts only send valid ones
-/// when they check a bestmove).
-fn position_of(line: &str) -> Option<Position> {
+/// when they check a bestmove), castling written as UCI_Chess960 says.
+fn position_of(line: &str, chess960: bool) -> Option<Position> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let moves_at = tokens.iter().position(|t| *t == "moves").unwrap_or(tokens.len());
     let mut pos = match tokens.get(1) {
@@ -20,6 +20,7 @@ fn position_of(line: &str) -> Option<Position> {
         Some(&"fen") => Position::from_fen(&tokens[2..moves_at].join(" ")).ok()?,
         _ => return None,
     };
+    pos.set_chess960(chess960);
     for m in tokens.iter().skip(moves_at + 1) {
         let mv = parse_uci_move(&pos, m).ok()?;
         pos = pos.make_move(mv);
@@ -31,6 +32,7 @@ fn run_script(name: &str, text: &str) {
     arbiter::chess::attacks::init();
     let mut e = Engine::start();
     let mut pos = Position::startpos();
+    let mut chess960 = false;
     let mut checked_upto = 0;
     let mut last_pv_start = 0;
     for (n, raw) in text.lines().enumerate() {
@@ -48,8 +50,11 @@ fn run_script(name: &str, text: &str) {
         };
         match directive {
             None => {
+                if let Some(v) = line.strip_prefix("setoption name UCI_Chess960 value ") {
+                    chess960 = v.trim() == "true";
+                }
                 if line.starts_with("position") {
-                    if let Some(p) = position_of(line) {
+                    if let Some(p) = position_of(line, chess960) {
                         pos = p;
                     }
                 }

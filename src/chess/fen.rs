@@ -2,7 +2,7 @@
 
 use super::bitboard::Bitboard;
 use super::position::Position;
-use super::types::{CastleSide, CastlingRights, Color, File, Piece, PieceType, Rank, Square};
+use super::types::{CastleSide, Color, File, Piece, PieceType, Rank, Square};
 use std::fmt;
 
 pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -35,7 +35,8 @@ pub enum FenError {
     },
     BadSideToMove(String),
     BadCastling(String),
-    /// A castling right without the king and that rook on their initial squares.
+    /// A castling right without a king on its first rank and the rook the letter names
+    /// (K/Q: the outermost rook on that side; A-H: the rook on that file).
     CastlingWithoutPieces {
         right: char,
     },
@@ -67,8 +68,8 @@ impl fmt::Display for FenError {
             FenError::KingCount { color, count } => write!(f, "{} has {count} kings; expected exactly one", color.name()),
             FenError::PawnOnBackRank { square } => write!(f, "a pawn stands on {square}; pawns can never be on rank 1 or 8"),
             FenError::BadSideToMove(s) => write!(f, "side to move is '{s}'; expected 'w' or 'b'"),
-            FenError::BadCastling(s) => write!(f, "castling field '{s}' is not '-' or a combination of KQkq"),
-            FenError::CastlingWithoutPieces { right } => write!(f, "castling right '{right}' but the king and rook are not on their initial squares"),
+            FenError::BadCastling(s) => write!(f, "castling field '{s}' is not '-' or a combination of KQkq (X-FEN) or rook files A-H/a-h (Shredder-FEN), at most one rook per side"),
+            FenError::CastlingWithoutPieces { right } => write!(f, "castling right '{right}' but there is no king on its first rank with a rook of its colour on that side (K/Q) or file (A-H)"),
             FenError::BadEnPassant(s) => write!(f, "en-passant field '{s}' is not '-' or a square"),
             FenError::ImpossibleEnPassant { square } => write!(f, "en-passant square {square} is impossible: it must be on rank 3 (Black to move) or 6 (White to move), empty, behind an enemy pawn that just advanced two squares"),
             FenError::BadHalfmoveClock(s) => write!(f, "halfmove clock '{s}' is not a number from 0 to 65535"),
@@ -151,28 +152,9 @@ impl Position {
         };
         pos.set_side(side);
 
-        let mut rights = CastlingRights::NONE;
         if fields[2] != "-" {
-            if !fields[2].chars().all(|c| "KQkq".contains(c)) {
-                return Err(FenError::BadCastling(fields[2].to_string()));
-            }
-            for ch in fields[2].chars() {
-                let (color, cs) = match ch {
-                    'K' => (Color::White, CastleSide::King),
-                    'Q' => (Color::White, CastleSide::Queen),
-                    'k' => (Color::Black, CastleSide::King),
-                    'q' => (Color::Black, CastleSide::Queen),
-                    _ => return Err(FenError::BadCastling(fields[2].to_string())),
-                };
-                let king_ok = pos.piece_at(CastleSide::king_from(color)) == Some(Piece::new(color, PieceType::King));
-                let rook_ok = pos.piece_at(cs.rook_from(color)) == Some(Piece::new(color, PieceType::Rook));
-                if !king_ok || !rook_ok {
-                    return Err(FenError::CastlingWithoutPieces { right: ch });
-                }
-                rights.add(color, cs);
-            }
+            parse_castling(&mut pos, fields[2])?;
         }
-        pos.set_castling(rights);
 
         let ep = if fields[3] == "-" {
             None
@@ -257,13 +239,96 @@ impl Position {
             Color::Black => 'b',
         });
         s.push(' ');
-        s.push_str(&self.castling_rights().to_string());
+        s.push_str(&self.castling_field());
         s.push(' ');
         match self.ep_square() {
             Some(sq) => s.push_str(&sq.to_string()),
             None => s.push('-'),
         }
         s.push_str(&format!(" {} {}", self.halfmove_clock(), self.fullmove_number()));
+        s
+    }
+}
+
+/// Reads the castling field: X-FEN (`KQkq`: the outermost rook on that side; a file letter
+/// for an inner rook) and Shredder-FEN (`HAha`: rook files) alike, upper case for White.
+/// A Chess960 field (file letters, or rights with the king off the e-file or a rook off the
+/// a- and h-files) puts the position in Chess960 mode (castling written `e1h1`).
+fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
+    let bad = || FenError::BadCastling(field.to_string());
+    if !field.chars().all(|c| matches!(c, 'K' | 'Q' | 'k' | 'q' | 'A'..='H' | 'a'..='h')) {
+        return Err(bad());
+    }
+    let mut files_used = false;
+    let mut sides_used = false;
+    for ch in field.chars() {
+        let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let back = color.back_rank();
+        let king = pos.king_square(color);
+        let rooks = pos.pieces_of(color, PieceType::Rook) & Bitboard::rank(back);
+        let missing = FenError::CastlingWithoutPieces { right: ch };
+        let lower = ch.to_ascii_lowercase();
+        let rook = match lower {
+            'k' | 'q' => {
+                sides_used = true;
+                if king.rank() != back {
+                    return Err(missing);
+                }
+                let beyond = if lower == 'k' {
+                    rooks.into_iter().filter(|r| r.file() > king.file()).last()
+                } else {
+                    rooks.into_iter().find(|r| r.file() < king.file())
+                };
+                beyond.ok_or(missing)?
+            }
+            'a'..='h' => {
+                files_used = true;
+                let file = File::from_char(lower).ok_or_else(bad)?;
+                let sq = Square::from_coords(file, back);
+                if king.rank() != back || !rooks.contains(sq) {
+                    return Err(missing);
+                }
+                sq
+            }
+            _ => return Err(bad()),
+        };
+        let side = CastleSide::of_rook(king, rook);
+        match pos.castling_rook(color, side) {
+            Some(r) if r != rook => return Err(bad()),
+            _ => pos.add_castling_right(color, rook),
+        }
+    }
+    pos.set_shredder_fen(files_used && !sides_used);
+    pos.set_chess960(files_used || !pos.castling_is_standard());
+    Ok(())
+}
+
+impl Position {
+    /// The FEN castling field in the notation it was read in: Shredder-FEN rook files, or
+    /// X-FEN (`K`/`Q` for the outermost rook of that side, the rook's file for an inner one).
+    pub fn castling_field(&self) -> String {
+        let mut s = String::new();
+        for (color, side) in self.castling_rights().iter() {
+            let Some(rook) = self.castling_rook(color, side) else { continue };
+            let king = self.king_square(color);
+            let rooks = self.pieces_of(color, PieceType::Rook) & Bitboard::rank(color.back_rank());
+            let outermost = match side {
+                CastleSide::King => rooks.into_iter().filter(|r| r.file() > king.file()).last(),
+                CastleSide::Queen => rooks.into_iter().find(|r| r.file() < king.file()),
+            };
+            let ch = if !self.writes_shredder_fen() && outermost == Some(rook) {
+                match side {
+                    CastleSide::King => 'K',
+                    CastleSide::Queen => 'Q',
+                }
+            } else {
+                rook.file().char().to_ascii_uppercase()
+            };
+            s.push(if color == Color::White { ch } else { ch.to_ascii_lowercase() });
+        }
+        if s.is_empty() {
+            s.push('-');
+        }
         s
     }
 }

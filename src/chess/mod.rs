@@ -2,6 +2,8 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod castling;
+pub mod chess960;
 pub mod fen;
 pub mod movegen;
 pub mod notation;

@@ -5,6 +5,7 @@
 
 use super::attacks;
 use super::bitboard::Bitboard;
+use super::castling;
 use super::position::Position;
 use super::types::{CastleSide, Color, Move, MoveKind, PieceType, Square};
 
@@ -233,40 +234,43 @@ fn generate<S: Sink, const KIND: u8>(pos: &Position, sink: &mut S) {
 
     generate_pawns::<S, KIND>(pos, sink, us, check_mask, enemies);
 
-    // Castling (3.8.2): rights, empty path, not in check, king crosses and lands on
-    // unattacked squares. The rook being attacked, or b1/b8, does not matter.
+    // Castling (3.8.2; Chess960: Guidelines II.3): rights, empty path, not in check, king
+    // crosses and lands on unattacked squares. The rook being attacked, or b1/b8, does not matter.
     if want_quiets && checkers.is_empty() && pos.castling_rights().has_any(us) {
         for side in CastleSide::BOTH {
             if castling_allowed(pos, us, side) {
-                let kind = match side {
-                    CastleSide::King => MoveKind::CastleKing,
-                    CastleSide::Queen => MoveKind::CastleQueen,
-                };
-                sink.single(Move::new(ksq, side.king_to(us), kind));
+                sink.single(pos.castling_move(us, side));
             }
         }
     }
 }
 
-/// Squares that must be empty for castling on `side` (between king and rook).
+/// Squares that must be empty for castling on `side` (between king and rook) in standard
+/// chess. (The generator uses `castling::squares_to_clear`, which covers Chess960 too.)
 #[inline]
 pub fn castling_path(color: Color, side: CastleSide) -> Bitboard {
     attacks::between(CastleSide::king_from(color), side.rook_from(color))
 }
 
-/// Squares the king passes over or lands on, which must not be attacked.
+/// Squares the king passes over or lands on in standard chess, which must not be attacked.
 #[inline]
 pub fn castling_king_path(color: Color, side: CastleSide) -> Bitboard {
     attacks::between(CastleSide::king_from(color), side.king_to(color)) | Bitboard::from_square(side.king_to(color))
 }
 
-/// Full castling test for the side to move (rights, path, check, attacked squares).
+/// Full castling test for the side to move (rights, path, check, attacked squares), for
+/// any king and rook files. The attacks are looked at without the castling rook, which
+/// in Chess960 may stand between an enemy rook or queen and the king's destination.
 #[inline]
 fn castling_allowed(pos: &Position, us: Color, side: CastleSide) -> bool {
-    pos.castling_rights().has(us, side)
-        && (castling_path(us, side) & pos.occupied()).is_empty()
+    let Some(rook) = pos.castling_rook(us, side) else { return false };
+    let king = pos.king_square(us);
+    let occ = pos.occupied();
+    (castling::squares_to_clear(king, rook) & occ).is_empty()
         && pos.checkers().is_empty()
-        && castling_king_path(us, side).into_iter().all(|sq| !pos.is_square_attacked(sq, us.flip()))
+        && castling::king_path(king, rook)
+            .into_iter()
+            .all(|sq| !pos.is_square_attacked_with(sq, us.flip(), occ ^ Bitboard::from_square(rook)))
 }
 
 #[inline(always)]
@@ -415,7 +419,17 @@ pub fn is_pseudo_legal(pos: &Position, m: Move) -> bool {
     let us = pos.side_to_move();
     let (from, to) = (m.from(), m.to());
     let Some(piece) = pos.piece_at(from) else { return false };
-    if piece.color != us || from == to {
+    if piece.color != us {
+        return false;
+    }
+    // Castling first: in Chess960 its encoding may end on our own rook (or, in standard
+    // notation, on the king's own square).
+    if let Some(side) = m.castle_side() {
+        return pos.castling_rook(us, side).is_some()
+            && m == pos.castling_move(us, side)
+            && castling_allowed(pos, us, side);
+    }
+    if from == to {
         return false;
     }
     let occ = pos.occupied();
@@ -426,13 +440,7 @@ pub fn is_pseudo_legal(pos: &Position, m: Move) -> bool {
     let is_enemy_capture = target.is_some_and(|t| t.color != us && t.kind != PieceType::King);
     let promo_rank = Bitboard::relative_rank(us, super::types::Rank::R8);
     match m.kind() {
-        MoveKind::CastleKing | MoveKind::CastleQueen => {
-            let side = if m.kind() == MoveKind::CastleKing { CastleSide::King } else { CastleSide::Queen };
-            piece.kind == PieceType::King
-                && from == CastleSide::king_from(us)
-                && to == side.king_to(us)
-                && castling_allowed(pos, us, side)
-        }
+        MoveKind::CastleKing | MoveKind::CastleQueen => false, // answered above
         MoveKind::EnPassant => {
             piece.kind == PieceType::Pawn
                 && pos.legal_ep_square() == Some(to)

@@ -190,13 +190,12 @@ pub fn parse_san_syntax(text: &str) -> Option<SanSyntax> {
 
 /// The legal moves of `pos` that a SAN text could mean (empty when none; several when ambiguous).
 pub fn san_candidates(pos: &Position, syntax: &SanSyntax) -> Vec<Move> {
-    let us = pos.side_to_move();
     movegen::legal_moves(pos)
         .iter()
         .copied()
         .filter(|m| {
             if let Some(side) = syntax.castle {
-                return m.is_castling() && m.to() == side.king_to(us);
+                return m.castle_side() == Some(side);
             }
             let Some(p) = pos.piece_at(m.from()) else { return false };
             p.kind == syntax.piece

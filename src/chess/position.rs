@@ -12,6 +12,8 @@ use super::bitboard::Bitboard;
 use super::types::{CastleSide, CastlingRights, Color, File, Move, MoveKind, Piece, PieceType, Rank, Square};
 use super::zobrist;
 
+const STANDARD_CASTLING_ROOKS: [Square; 4] = [Square::H1, Square::A1, Square::H8, Square::A8];
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
     by_type: [Bitboard; 6],
@@ -19,6 +21,18 @@ pub struct Position {
     board: [Option<Piece>; 64],
     side: Color,
     castling: CastlingRights,
+    /// The rook each castling right belongs to (`CastlingRights::index` order); for a
+    /// right not held, its standard square (so equal positions compare equal).
+    castling_rooks: [Square; 4],
+    /// The kings and castling rooks of the rights held: a move from or to one of these
+    /// squares may remove rights (3.8.2.1). One test per move in `make_move`.
+    castling_touch: Bitboard,
+    /// Castling moves are encoded and written "king takes own rook" (UCI's Chess960
+    /// convention) instead of as the king's two-square move.
+    chess960: bool,
+    /// The FEN castling field is written with rook files (Shredder-FEN `HAha`) rather than
+    /// X-FEN (`KQkq`, a file letter only for an inner rook): the notation it was read in.
+    shredder_fen: bool,
     /// The square a pawn just passed over with a double step, as FEN records it
     /// (whether or not a capture there is possible).
     ep_square: Option<Square>,
@@ -45,6 +59,10 @@ impl Position {
             board: [None; 64],
             side: Color::White,
             castling: CastlingRights::NONE,
+            castling_rooks: STANDARD_CASTLING_ROOKS,
+            castling_touch: Bitboard::EMPTY,
+            chess960: false,
+            shredder_fen: false,
             ep_square: None,
             ep_capturable: false,
             halfmove_clock: 0,
@@ -86,8 +104,16 @@ impl Position {
     pub(crate) fn set_side(&mut self, c: Color) {
         self.side = c;
     }
-    pub(crate) fn set_castling(&mut self, c: CastlingRights) {
-        self.castling = c;
+    /// Grants the castling right of `color` with the rook on `rook` (the side follows from
+    /// where the rook stands relative to the king, which must be on the same rank).
+    pub(crate) fn add_castling_right(&mut self, color: Color, rook: Square) {
+        let side = CastleSide::of_rook(self.king_square(color), rook);
+        self.castling.add(color, side);
+        self.castling_rooks[CastlingRights::index(color, side)] = rook;
+        self.castling_touch = self.compute_castling_touch();
+    }
+    pub(crate) fn set_shredder_fen(&mut self, shredder: bool) {
+        self.shredder_fen = shredder;
     }
     pub(crate) fn set_ep_square(&mut self, sq: Option<Square>) {
         self.ep_square = sq;
@@ -138,6 +164,47 @@ impl Position {
     #[inline(always)]
     pub fn castling_rights(&self) -> CastlingRights {
         self.castling
+    }
+    /// The square of the rook `color` may castle with on `side`, while that right is held.
+    #[inline(always)]
+    pub fn castling_rook(&self, color: Color, side: CastleSide) -> Option<Square> {
+        if self.castling.has(color, side) {
+            Some(self.castling_rooks[CastlingRights::index(color, side)])
+        } else {
+            None
+        }
+    }
+    /// The castling move of `color` on `side` as this position encodes it: the king's
+    /// move to the g- or c-file, or in Chess960 mode the king "taking" its own rook.
+    /// Meaningful only while that right is held.
+    #[inline]
+    pub fn castling_move(&self, color: Color, side: CastleSide) -> Move {
+        let to =
+            if self.chess960 { self.castling_rooks[CastlingRights::index(color, side)] } else { side.king_to(color) };
+        Move::new(self.king_square(color), to, side.move_kind())
+    }
+    /// Chess960 mode: castling moves are encoded and written as king takes own rook
+    /// (`e1h1`), as UCI does when `UCI_Chess960` is on.
+    #[inline(always)]
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+    /// Switches the castling move convention (before generating moves of this position:
+    /// moves generated earlier keep the old encoding).
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+    /// True when every castling right held is a standard one: king on the e-file, rook on
+    /// the a- or h-file. (A FEN with any other castling right can only be Chess960.)
+    pub fn castling_is_standard(&self) -> bool {
+        self.castling.iter().all(|(c, side)| {
+            self.king_square(c) == CastleSide::king_from(c)
+                && self.castling_rooks[CastlingRights::index(c, side)] == side.rook_from(c)
+        })
+    }
+    /// Whether the FEN castling field is written as Shredder-FEN (rook files).
+    pub fn writes_shredder_fen(&self) -> bool {
+        self.shredder_fen
     }
     /// The e.p. square as FEN records it (set after every double push).
     #[inline(always)]
@@ -305,7 +372,7 @@ impl Position {
                 k ^= zobrist::piece(p, sq);
             }
         }
-        k ^= zobrist::castling(self.castling);
+        k ^= self.castling_key();
         if let Some(ep) = self.legal_ep_square() {
             k ^= zobrist::en_passant(ep.file());
         }
@@ -313,6 +380,39 @@ impl Position {
             k ^= zobrist::side();
         }
         k
+    }
+
+    /// The key part of the castling rights: one key per castling rook (colour and file).
+    fn castling_key(&self) -> u64 {
+        self.castling
+            .iter()
+            .fold(0, |k, (c, side)| k ^ zobrist::castling_rook(c, self.castling_rooks[CastlingRights::index(c, side)]))
+    }
+
+    /// The squares whose touching may remove a right (see `castling_touch`).
+    fn compute_castling_touch(&self) -> Bitboard {
+        self.castling.iter().fold(Bitboard::EMPTY, |b, (c, side)| {
+            b.with(self.king_square(c)).with(self.castling_rooks[CastlingRights::index(c, side)])
+        })
+    }
+
+    /// Removes the rights a move from `from` to `to` ends (3.8.2.1): the king moved, the
+    /// rook moved, or the rook was captured. Called only when the move touched
+    /// `castling_touch`; `self` is the position before the move.
+    #[cold]
+    fn remove_touched_rights(&self, p: &mut Position, from: Square, to: Square) -> u64 {
+        let mut key = 0;
+        for (c, side) in self.castling.iter() {
+            let i = CastlingRights::index(c, side);
+            let rook = self.castling_rooks[i];
+            if from == rook || to == rook || from == self.king_square(c) {
+                p.castling.remove(c, side);
+                p.castling_rooks[i] = STANDARD_CASTLING_ROOKS[i];
+                key ^= zobrist::castling_rook(c, rook);
+            }
+        }
+        p.castling_touch = p.compute_castling_touch();
+        key
     }
 
     fn compute_pawn_key(&self) -> u64 {
@@ -352,11 +452,16 @@ impl Position {
         match m.kind() {
             MoveKind::CastleKing | MoveKind::CastleQueen => {
                 let side = if m.kind() == MoveKind::CastleKing { CastleSide::King } else { CastleSide::Queen };
-                let (rf, rt) = (side.rook_from(us), side.rook_to(us));
+                // In Chess960 either piece may already stand on its destination, or on the
+                // other's: lift both, then place both.
+                let (rf, rt) = (self.castling_rooks[CastlingRights::index(us, side)], side.rook_to(us));
+                let kt = side.king_to(us);
                 let rook = Piece::new(us, PieceType::Rook);
-                p.move_piece(piece, from, to);
-                p.move_piece(rook, rf, rt);
-                key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+                p.remove_piece(piece, from);
+                p.remove_piece(rook, rf);
+                p.put_piece(piece, kt);
+                p.put_piece(rook, rt);
+                key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, kt);
                 key ^= zobrist::piece(rook, rf) ^ zobrist::piece(rook, rt);
             }
             MoveKind::EnPassant => {
@@ -401,10 +506,8 @@ impl Position {
             }
         }
 
-        let new_castling = self.castling.after_touching(from).after_touching(to);
-        if new_castling != self.castling {
-            key ^= zobrist::castling(self.castling) ^ zobrist::castling(new_castling);
-            p.castling = new_castling;
+        if (self.castling_touch & (Bitboard::from_square(from) | Bitboard::from_square(to))).nonempty() {
+            key ^= self.remove_touched_rights(&mut p, from, to);
         }
         p.side = them;
         p.update_check_info();

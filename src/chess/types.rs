@@ -412,7 +412,9 @@ impl MoveKind {
 }
 
 /// A move in 16 bits: from (6), to (6), kind (4). Never zero, so `Option<Move>` is
-/// also 16 bits. Castling is stored as the king's move (e1g1), as UCI writes it.
+/// also 16 bits. Castling is stored as UCI writes it: the king's move (e1g1) in standard
+/// chess, "king takes own rook" (e1h1) in Chess960 (the position decides, see
+/// `Position::castling_move`); the kind says which side.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move(NonZeroU16);
 
@@ -474,6 +476,16 @@ impl Move {
         matches!(self.kind(), MoveKind::CastleKing | MoveKind::CastleQueen)
     }
 
+    /// The side of a castling move.
+    #[inline(always)]
+    pub const fn castle_side(self) -> Option<CastleSide> {
+        match self.kind() {
+            MoveKind::CastleKing => Some(CastleSide::King),
+            MoveKind::CastleQueen => Some(CastleSide::Queen),
+            _ => None,
+        }
+    }
+
     #[inline(always)]
     pub const fn is_en_passant(self) -> bool {
         matches!(self.kind(), MoveKind::EnPassant)
@@ -497,7 +509,7 @@ impl Move {
         })
     }
 
-    /// Long algebraic as UCI writes it: `e2e4`, `e7e8q`, `e1g1`.
+    /// Long algebraic as UCI writes it: `e2e4`, `e7e8q`, `e1g1` (`e1h1` in Chess960).
     pub fn to_uci(self) -> String {
         self.to_string()
     }
@@ -520,6 +532,7 @@ impl fmt::Debug for Move {
 }
 
 /// Castling rights as four bits: white king side, white queen side, black king side, black queen side.
+/// Which rook each right belongs to (any file in Chess960) is kept by the position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct CastlingRights(u8);
 
@@ -533,7 +546,7 @@ pub enum CastleSide {
 impl CastleSide {
     pub const BOTH: [CastleSide; 2] = [CastleSide::King, CastleSide::Queen];
 
-    /// Where the king ends up.
+    /// Where the king ends up (g- or c-file, in Chess960 too).
     pub const fn king_to(self, color: Color) -> Square {
         let file = match self {
             CastleSide::King => File::G,
@@ -541,7 +554,8 @@ impl CastleSide {
         };
         Square::from_coords(file, color.back_rank())
     }
-    /// The rook's square before castling.
+    /// The rook's square before castling in standard chess (Chess960 positions know
+    /// their own: `Position::castling_rook`).
     pub const fn rook_from(self, color: Color) -> Square {
         let file = match self {
             CastleSide::King => File::H,
@@ -549,7 +563,7 @@ impl CastleSide {
         };
         Square::from_coords(file, color.back_rank())
     }
-    /// Where the rook ends up.
+    /// Where the rook ends up (f- or d-file, in Chess960 too).
     pub const fn rook_to(self, color: Color) -> Square {
         let file = match self {
             CastleSide::King => File::F,
@@ -557,8 +571,25 @@ impl CastleSide {
         };
         Square::from_coords(file, color.back_rank())
     }
+    /// The king's initial square in standard chess.
     pub const fn king_from(color: Color) -> Square {
         Square::from_coords(File::E, color.back_rank())
+    }
+    /// The side a rook on `rook` castles to with the king on `king`: toward the h-file when
+    /// it stands right of the king.
+    pub const fn of_rook(king: Square, rook: Square) -> CastleSide {
+        if rook.0 > king.0 {
+            CastleSide::King
+        } else {
+            CastleSide::Queen
+        }
+    }
+    /// The move kind that castles on this side.
+    pub const fn move_kind(self) -> MoveKind {
+        match self {
+            CastleSide::King => MoveKind::CastleKing,
+            CastleSide::Queen => MoveKind::CastleQueen,
+        }
     }
 }
 
@@ -566,9 +597,14 @@ impl CastlingRights {
     pub const NONE: CastlingRights = CastlingRights(0);
     pub const ALL: CastlingRights = CastlingRights(15);
 
+    /// 0..4: white king side, white queen side, black king side, black queen side.
+    #[inline(always)]
+    pub const fn index(color: Color, side: CastleSide) -> usize {
+        color as usize * 2 + side as usize
+    }
     #[inline(always)]
     const fn bit(color: Color, side: CastleSide) -> u8 {
-        1 << (color as u8 * 2 + side as u8)
+        1 << Self::index(color, side)
     }
     #[inline(always)]
     pub const fn has(self, color: Color, side: CastleSide) -> bool {
@@ -578,8 +614,15 @@ impl CastlingRights {
     pub const fn has_any(self, color: Color) -> bool {
         self.0 & (3 << (color as u8 * 2)) != 0
     }
+    #[inline(always)]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
     pub fn add(&mut self, color: Color, side: CastleSide) {
         self.0 |= Self::bit(color, side);
+    }
+    pub fn remove(&mut self, color: Color, side: CastleSide) {
+        self.0 &= !Self::bit(color, side);
     }
     #[inline(always)]
     pub const fn bits(self) -> u8 {
@@ -589,39 +632,12 @@ impl CastlingRights {
     pub const fn from_bits(bits: u8) -> CastlingRights {
         CastlingRights(bits & 15)
     }
-    /// The rights left after a move touches `sq` (as origin or destination): moving the
-    /// king or a rook, or capturing a rook on its home square, removes rights (3.8.2.1).
-    #[inline(always)]
-    pub const fn after_touching(self, sq: Square) -> CastlingRights {
-        let mask = match sq.0 {
-            0 => Self::bit(Color::White, CastleSide::Queen),
-            4 => Self::bit(Color::White, CastleSide::Queen) | Self::bit(Color::White, CastleSide::King),
-            7 => Self::bit(Color::White, CastleSide::King),
-            56 => Self::bit(Color::Black, CastleSide::Queen),
-            60 => Self::bit(Color::Black, CastleSide::Queen) | Self::bit(Color::Black, CastleSide::King),
-            63 => Self::bit(Color::Black, CastleSide::King),
-            _ => 0,
-        };
-        CastlingRights(self.0 & !mask)
-    }
-}
-
-impl fmt::Display for CastlingRights {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 == 0 {
-            return write!(f, "-");
-        }
-        for (c, side, ch) in [
-            (Color::White, CastleSide::King, 'K'),
-            (Color::White, CastleSide::Queen, 'Q'),
-            (Color::Black, CastleSide::King, 'k'),
-            (Color::Black, CastleSide::Queen, 'q'),
-        ] {
-            if self.has(c, side) {
-                write!(f, "{ch}")?;
-            }
-        }
-        Ok(())
+    /// The rights held, as (colour, side), white first, king side first.
+    pub fn iter(self) -> impl Iterator<Item = (Color, CastleSide)> {
+        Color::ALL
+            .into_iter()
+            .flat_map(|c| CastleSide::BOTH.into_iter().map(move |s| (c, s)))
+            .filter(move |&(c, s)| self.has(c, s))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Zobrist keys, generated at compile time from a fixed seed (so keys, and bench
 //! node counts, are the same on every machine).
 
-use super::types::{CastlingRights, File, Piece, Square};
+use super::types::{Color, File, Piece, Square};
 
 const fn splitmix(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -13,7 +13,8 @@ const fn splitmix(state: u64) -> (u64, u64) {
 
 struct Keys {
     pieces: [[u64; 64]; 12],
-    castling: [u64; 16],
+    /// One key per castling rook: colour and file (Chess960 rooks start on any file).
+    castling_rook: [[u64; 8]; 2],
     en_passant: [u64; 8],
     side: u64,
 }
@@ -32,7 +33,9 @@ const KEYS: Keys = {
         }
         p += 1;
     }
-    // Castling keys: one per right, combined by xor so that any subset has a key.
+    // The four standard rights (a- and h-file rooks) take the first four keys, as they
+    // did before Chess960, so that standard keys (and the bench) did not change; the
+    // other files are drawn after the side key below.
     let mut single = [0u64; 4];
     let mut i = 0;
     while i < 4 {
@@ -40,18 +43,6 @@ const KEYS: Keys = {
         state = ns;
         single[i] = k;
         i += 1;
-    }
-    let mut castling = [0u64; 16];
-    let mut c = 0;
-    while c < 16 {
-        let mut bit = 0;
-        while bit < 4 {
-            if c & (1 << bit) != 0 {
-                castling[c] ^= single[bit];
-            }
-            bit += 1;
-        }
-        c += 1;
     }
     let mut en_passant = [0u64; 8];
     let mut f = 0;
@@ -61,17 +52,38 @@ const KEYS: Keys = {
         en_passant[f] = k;
         f += 1;
     }
-    let (_, side) = splitmix(state);
-    Keys { pieces, castling, en_passant, side }
+    let (ns, side) = splitmix(state);
+    state = ns;
+    let mut castling_rook = [[0u64; 8]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut f = 0;
+        while f < 8 {
+            // Rights in bit order: white king side (h), white queen side (a), black h, black a.
+            castling_rook[c][f] = if f == 7 {
+                single[c * 2]
+            } else if f == 0 {
+                single[c * 2 + 1]
+            } else {
+                let (ns, k) = splitmix(state);
+                state = ns;
+                k
+            };
+            f += 1;
+        }
+        c += 1;
+    }
+    Keys { pieces, castling_rook, en_passant, side }
 };
 
 #[inline(always)]
 pub fn piece(p: Piece, sq: Square) -> u64 {
     KEYS.pieces[p.index()][sq.index()]
 }
+/// Xored in for each castling right held, by the colour and file of its rook.
 #[inline(always)]
-pub fn castling(rights: CastlingRights) -> u64 {
-    KEYS.castling[rights.bits() as usize]
+pub fn castling_rook(color: Color, rook: Square) -> u64 {
+    KEYS.castling_rook[color.index()][rook.file().index()]
 }
 #[inline(always)]
 pub fn en_passant(file: File) -> u64 {

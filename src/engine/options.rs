@@ -20,13 +20,22 @@ pub struct EngineOptions {
     pub multipv: usize,
     pub ponder: bool,
     pub move_overhead: Duration,
+    /// UCI_Chess960: castling moves are read and written as king takes own rook (`e1h1`).
+    pub chess960: bool,
 }
 
 impl Default for EngineOptions {
     /// Every option at the default its [`OPTIONS`] entry declares.
     fn default() -> Self {
         // Placeholders only: every field is overwritten by its option's default below.
-        let mut o = EngineOptions { hash_mb: 0, threads: 0, multipv: 0, ponder: false, move_overhead: Duration::ZERO };
+        let mut o = EngineOptions {
+            hash_mb: 0,
+            threads: 0,
+            multipv: 0,
+            ponder: false,
+            move_overhead: Duration::ZERO,
+            chess960: false,
+        };
         for spec in all() {
             spec.apply(&mut o, spec.default_value());
         }
@@ -93,6 +102,11 @@ pub const OPTIONS: &[UciOption] = &[
         name: "Clear Hash",
         kind: OptionKind::Button { action: Action::ClearHash },
         doc: "Empties the transposition table.",
+    },
+    UciOption {
+        name: "UCI_Chess960",
+        kind: OptionKind::Check { default: false, set: |o, v| o.chess960 = v },
+        doc: "Chess960 (Fischer Random): castling is sent and read as king takes own rook (`e1h1`).",
     },
 ];
 

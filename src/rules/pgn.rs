@@ -1,5 +1,5 @@
-//! PGN: writing a game (seven-tag roster, `SetUp`/`FEN` for other start positions, any
-//! extra tags, per-move comments, lines of at most 80 characters) and reading PGN back
+//! PGN: writing a game (seven-tag roster, `Variant "Chess960"`, `SetUp`/`FEN` for other start
+//! positions, any extra tags, per-move comments, lines of at most 80 characters) and reading PGN back
 //! (tags, comments `{..}` and `;..`, NAGs, `!?`-style annotations, nested variations,
 //! move numbers, results, several games per file).
 
@@ -67,13 +67,28 @@ impl PgnGame {
         }
     }
 
-    /// The start position.
-    pub fn start_position(&self) -> Result<Position, FenError> {
-        match &self.start_fen {
-            Some(f) => Position::from_fen(f),
-            None => Ok(Position::startpos()),
-        }
+    /// A Chess960 game: the `Variant` tag says so (`Chess960`, Cute Chess's `fischerandom`, ...).
+    pub fn is_chess960(&self) -> bool {
+        self.tag("Variant").is_some_and(is_chess960_variant)
     }
+
+    /// The start position (in Chess960 mode for a Chess960 game).
+    pub fn start_position(&self) -> Result<Position, FenError> {
+        let mut pos = match &self.start_fen {
+            Some(f) => Position::from_fen(f)?,
+            None => Position::startpos(),
+        };
+        if self.is_chess960() {
+            pos.set_chess960(true);
+        }
+        Ok(pos)
+    }
+}
+
+/// The `Variant` tag values that name Chess960 (as python-chess and Cute Chess write them).
+fn is_chess960_variant(v: &str) -> bool {
+    let v: String = v.chars().filter(|c| !c.is_whitespace() && *c != '-').collect::<String>().to_ascii_lowercase();
+    matches!(v.as_str(), "chess960" | "960" | "fischerandom" | "fischerrandom" | "frc")
 }
 
 fn escape_tag(v: &str) -> String {
@@ -96,12 +111,16 @@ pub fn write_pgn(game: &PgnGame) -> Result<String, PgnError> {
         out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(&value)));
     }
     let fen = start.to_fen();
-    if fen != STARTPOS_FEN {
+    if let Some(v) = game.tag("Variant") {
+        out.push_str(&format!("[Variant \"{}\"]\n", escape_tag(v)));
+    }
+    // A Chess960 game always names its start position (518 has the standard FEN).
+    if fen != STARTPOS_FEN || game.is_chess960() {
         out.push_str("[SetUp \"1\"]\n");
         out.push_str(&format!("[FEN \"{}\"]\n", escape_tag(&fen)));
     }
     for (k, v) in &game.tags {
-        if SEVEN_TAG_ROSTER.contains(&k.as_str()) || k == "SetUp" || k == "FEN" {
+        if SEVEN_TAG_ROSTER.contains(&k.as_str()) || matches!(k.as_str(), "SetUp" | "FEN" | "Variant") {
             continue;
         }
         out.push_str(&format!("[{k} \"{}\"]\n", escape_tag(v)));
@@ -352,12 +371,15 @@ fn parse_game(index: usize, tags: Vec<(String, String)>, movetext: &str) -> Resu
 
 impl PgnGame {
     /// A PGN record of a referee [`Game`](crate::rules::Game): its start position (kept only
-    /// when it is not the standard one), moves, and the result if the game has ended by the
-    /// Laws (`*` otherwise). Tags and comments are left for the caller to fill.
+    /// when it is not the standard one, or the game is Chess960: then with `Variant
+    /// "Chess960"`), moves, and the result if the game has ended by the Laws (`*` otherwise).
+    /// Other tags and comments are left for the caller to fill.
     pub fn from_game(game: &crate::rules::Game) -> PgnGame {
         let fen = game.start().to_fen();
+        let chess960 = game.start().is_chess960();
         PgnGame {
-            start_fen: if fen == STARTPOS_FEN { None } else { Some(fen) },
+            tags: if chess960 { vec![("Variant".into(), "Chess960".into())] } else { Vec::new() },
+            start_fen: if fen == STARTPOS_FEN && !chess960 { None } else { Some(fen) },
             moves: game.moves().to_vec(),
             result: game.outcome().map_or("*", |o| o.result()).to_string(),
             ..PgnGame::default()

@@ -109,6 +109,24 @@ impl Game {
         self.keys.push(self.current.key());
     }
 
+    /// Switches the castling move convention (king takes own rook in Chess960 mode) of the
+    /// whole game, re-encoding the castling moves already played.
+    pub fn set_chess960(&mut self, on: bool) {
+        if self.start.is_chess960() == on {
+            return;
+        }
+        let mut pos = self.start;
+        pos.set_chess960(on);
+        self.start = pos;
+        for m in &mut self.moves {
+            if let Some(side) = m.castle_side() {
+                *m = pos.castling_move(pos.side_to_move(), side);
+            }
+            pos = pos.make_move(*m);
+        }
+        self.current = pos;
+    }
+
     pub fn start(&self) -> &Position {
         &self.start
     }

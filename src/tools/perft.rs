@@ -138,12 +138,17 @@ pub struct PerftArgs {
     /// With --epd: skip depths above this.
     #[arg(long)]
     pub max_depth: Option<u32>,
+    /// Chess960: write castling as king takes own rook (`e1h1`) in --divide. Detected without
+    /// it from the FEN: rook files in the castling field (HAha), or rights with the king off
+    /// the e-file or a rook off the a- and h-files.
+    #[arg(long)]
+    pub chess960: bool,
 }
 
 /// Runs `arbiter perft`: `Nodes searched: N` on stdout (with `--divide`, the per-move counts
 /// first), time on stderr; exit status 2 for a bad FEN or suite file, 1 for a suite mismatch.
 pub fn run(args: PerftArgs) -> ExitCode {
-    let PerftArgs { depth, fen, divide: show_divide, threads, epd, max_depth } = args;
+    let PerftArgs { depth, fen, divide: show_divide, threads, epd, max_depth, chess960 } = args;
     let threads = threads.max(1);
     if let Some(path) = epd {
         return run_suite(&path, max_depth, threads);
@@ -152,13 +157,16 @@ pub fn run(args: PerftArgs) -> ExitCode {
         eprintln!("error: perft needs a DEPTH (or --epd FILE)");
         return ExitCode::from(2);
     };
-    let pos = match fen.as_deref().map(Position::from_fen).unwrap_or_else(|| Ok(Position::startpos())) {
+    let mut pos = match fen.as_deref().map(Position::from_fen).unwrap_or_else(|| Ok(Position::startpos())) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: bad FEN: {e}");
             return ExitCode::from(2);
         }
     };
+    if chess960 {
+        pos.set_chess960(true);
+    }
     let start = Instant::now();
     let total = if show_divide || threads > 1 {
         let counts = divide(&pos, depth, threads);

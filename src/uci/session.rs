@@ -143,8 +143,12 @@ impl Session {
                     self.stop_and_wait();
                     if let Err(e) = self.engine.set_option(&name, value.as_deref()) {
                         self.out.info_string(&format!("error: {e}"));
-                    } else if self.debug {
-                        self.out.info_string(&format!("option {name} set"));
+                    } else {
+                        // The game's castling moves follow the move convention at once.
+                        self.game.set_chess960(self.engine.options().chess960);
+                        if self.debug {
+                            self.out.info_string(&format!("option {name} set"));
+                        }
                     }
                 }
             }
@@ -204,7 +208,7 @@ impl Session {
 
     /// `position`: applies all or nothing; on error the previous position stays.
     fn set_position(&mut self, base: PositionBase, moves: &[String]) {
-        let start = match base {
+        let mut start = match base {
             PositionBase::StartPos => Position::startpos(),
             PositionBase::Fen(fen) => match Position::from_fen(&fen) {
                 Ok(p) => p,
@@ -214,6 +218,8 @@ impl Session {
                 }
             },
         };
+        // UCI_Chess960 decides how castling is written (e1h1 or e1g1), whatever the FEN.
+        start.set_chess960(self.engine.options().chess960);
         let mut game = Game::new(start);
         for (i, text) in moves.iter().enumerate() {
             match parse_uci_move(game.current(), text) {

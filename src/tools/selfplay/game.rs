@@ -174,6 +174,8 @@ pub struct Sample {
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     pub start_fen: String,
+    /// Chess960: castling written king takes own rook; the PGN says `Variant "Chess960"`.
+    pub chess960: bool,
     pub white: String,
     pub black: String,
     pub moves: Vec<PlayedMove>,
@@ -230,6 +232,7 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
     let start_fen = start.to_fen();
     let mut rec = GameRecord {
         start_fen: start_fen.clone(),
+        chess960: start.is_chess960(),
         white: white.name().to_string(),
         black: black.name().to_string(),
         moves: Vec::new(),

@@ -28,6 +28,7 @@ use tc::{MoveLimit, TimeControl};
 #[derive(clap::Args, Debug, Clone)]
 #[command(after_help = "Examples:
   arbiter selfplay --games 100 --tc 1+0.01 --concurrency 2 --openings openings.epd --repeat --pgn out.pgn
+  arbiter selfplay --variant 960 --seed 1 --games 100 --repeat --nodes 20000 --pgn chess960.pgn
   arbiter selfplay --opponent \"cmd='gnuchess --uci'\" --tc 10+0.1 --games 200 --repeat --openings openings.epd
   arbiter selfplay --b-cmd ./arbiter-old --nodes 5000 --sprt \"elo0=0 elo1=5 alpha=0.05 beta=0.05\" --games 20000 --repeat
 
@@ -63,9 +64,14 @@ pub struct SelfplayArgs {
     /// Fixed time per move in milliseconds instead of a clock.
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
-    /// Openings: EPD/FEN one per line, or PGN (the position after each game). Default: the initial position.
+    /// Openings: EPD/FEN one per line, or PGN (the position after each game). Default: the initial
+    /// position (with --variant 960: the 960 start positions, numbers 0-959 in order or shuffled by --seed).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
+    /// The rules played: standard chess, or Chess960 (also "chess960", "fischerandom"): castling written
+    /// king takes own rook, UCI_Chess960 set on every engine, `Variant "Chess960"` in the PGN.
+    #[arg(long, value_enum, default_value = "standard")]
+    pub variant: Variant,
     /// Shuffle the openings with this seed (default: in file order).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -124,6 +130,15 @@ pub struct SelfplayArgs {
     /// No live progress line on stderr.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// The rules a match is played by.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    Standard,
+    /// Chess960 (Fischer Random), FIDE Laws, Guidelines II.
+    #[value(name = "960", alias = "chess960", alias = "fischerandom")]
+    Chess960,
 }
 
 /// Errors in the arguments.
@@ -196,8 +211,16 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
     } else {
         MoveLimit::Clock(TimeControl::parse(args.tc.as_deref().unwrap_or("10+0.1")).map_err(ArgError::Tc)?)
     };
-    let a_options = player::parse_option_set(&args.a_options).map_err(ArgError::Spec)?;
-    let b_options = player::parse_option_set(&args.b_options).map_err(ArgError::Spec)?;
+    let chess960 = args.variant == Variant::Chess960;
+    // Every engine, in-process or external, is told the castling convention of the variant.
+    let with_variant = |mut options: Vec<(String, String)>| {
+        if chess960 {
+            options.push(("UCI_Chess960".into(), "true".into()));
+        }
+        options
+    };
+    let a_options = with_variant(player::parse_option_set(&args.a_options).map_err(ArgError::Spec)?);
+    let b_options = with_variant(player::parse_option_set(&args.b_options).map_err(ArgError::Spec)?);
     // In-process Arbiter unless a binary is named; both in-process players get distinct names.
     let a = match &args.a_cmd {
         Some(p) => uci_factory(EngineSpec { program: p.clone(), options: a_options, ..EngineSpec::program("") }),
@@ -207,7 +230,10 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
         }
     };
     let b = match (&args.opponent, &args.b_cmd) {
-        (Some(text), _) => uci_factory(EngineSpec::parse(text).map_err(ArgError::Spec)?),
+        (Some(text), _) => {
+            let spec = EngineSpec::parse(text).map_err(ArgError::Spec)?;
+            uci_factory(EngineSpec { options: with_variant(spec.options), ..spec })
+        }
         (None, Some(p)) => {
             uci_factory(EngineSpec { program: p.clone(), options: b_options, ..EngineSpec::program("") })
         }
@@ -216,10 +242,14 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
             in_process_factory(format!("{} B", InProcess::default_name()), b_options)
         }
     };
-    let mut openings = match &args.openings {
-        Some(p) => openings::load(p).map_err(ArgError::Openings)?,
-        None => vec![crate::chess::Position::startpos()],
+    let mut openings = match (&args.openings, chess960) {
+        (Some(p), _) => openings::load(p).map_err(ArgError::Openings)?,
+        (None, false) => vec![crate::chess::Position::startpos()],
+        (None, true) => openings::chess960_starts(),
     };
+    for pos in &mut openings {
+        pos.set_chess960(chess960);
+    }
     if let Some(seed) = args.seed {
         openings::SplitMix64::new(seed).shuffle(&mut openings);
     }

@@ -66,6 +66,11 @@ pub fn parse_pgn(text: &str) -> Result<Vec<Position>, OpeningsError> {
     games.iter().map(|g| g.to_game().map(|g| *g.current()).map_err(|e| OpeningsError::Pgn(e.to_string()))).collect()
 }
 
+/// The 960 Chess960 start positions, by number (0-959; 518 is the standard array), in Chess960 mode.
+pub fn chess960_starts() -> Vec<Position> {
+    (0..crate::chess::chess960::COUNT).filter_map(crate::chess::chess960::start_position).collect()
+}
+
 /// SplitMix64: a tiny seeded generator for shuffling (no dependency needed).
 pub struct SplitMix64(u64);
 

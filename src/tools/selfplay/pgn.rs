@@ -1,4 +1,5 @@
-//! PGN export of finished games: the seven tag roster, `FEN`/`SetUp` for non-standard starts,
+//! PGN export of finished games: the seven tag roster, `Variant "Chess960"` for Chess960 games,
+//! `FEN`/`SetUp` for non-standard starts,
 //! `TimeControl`, `Termination`, and a `{score/depth time}` comment after every move
 //! (score from the mover's point of view, Cute Chess style: `{+0.34/12 0.52s}`).
 
@@ -48,11 +49,14 @@ pub fn write_game(rec: &GameRecord, ctx: &PgnContext) -> Result<String, PgnError
             ("Termination".into(), rec.reason.termination_tag().into()),
             ("PlyCount".into(), rec.moves.len().to_string()),
         ],
-        start_fen: (rec.start_fen != STARTPOS_FEN).then(|| rec.start_fen.clone()),
+        start_fen: (rec.start_fen != STARTPOS_FEN || rec.chess960).then(|| rec.start_fen.clone()),
         moves: rec.moves.iter().map(|m| m.mv).collect(),
         comments: rec.moves.iter().map(|m| Some(move_comment(m))).collect(),
         result: rec.result.pgn().to_string(),
     };
+    if rec.chess960 {
+        g.set_tag("Variant", "Chess960");
+    }
     if let Some(Some(last)) = g.comments.last_mut() {
         last.push_str(&format!(", {}", rec.reason));
     }
