@@ -218,6 +218,8 @@ fn simulate(bytes: &[u8], pos: &mut Position) -> Effect {
                     PositionBase::Fen(f) => Position::from_fen(&f).ok(),
                 };
                 if let Some(mut p) = start {
+                    // UCI_Chess960 stays off here: castling is e1g1 even in a Chess960 FEN.
+                    p.set_chess960(false);
                     let mut ok = true;
                     for m in &moves {
                         match parse_uci_move(&p, m) {
