@@ -284,12 +284,18 @@ fn example(code: ReasonCode) -> Reason {
             Reason::CastlingPathOccupied { castling: white_oo, occupied: vec![(wr, sq("f1"))] }
         }
         ReasonCode::CastlingInCheck => Reason::CastlingInCheck { castling: white_oo, checkers: vec![(br, e8)] },
-        ReasonCode::CastlingThroughCheck => {
-            Reason::CastlingThroughCheck { castling: white_oo, square: sq("f1"), attackers: vec![(br, sq("f8"))] }
-        }
-        ReasonCode::CastlingIntoCheck => {
-            Reason::CastlingIntoCheck { castling: white_oo, square: sq("g1"), attackers: vec![(br, sq("g8"))] }
-        }
+        ReasonCode::CastlingThroughCheck => Reason::CastlingThroughCheck {
+            castling: white_oo,
+            square: sq("f1"),
+            attackers: vec![(br, sq("f8"))],
+            behind_rook: false,
+        },
+        ReasonCode::CastlingIntoCheck => Reason::CastlingIntoCheck {
+            castling: white_oo,
+            square: sq("g1"),
+            attackers: vec![(br, sq("g8"))],
+            behind_rook: false,
+        },
         ReasonCode::KingIntoCheck => Reason::KingIntoCheck {
             king: wk,
             from: e1,
@@ -367,7 +373,8 @@ fn every_code_and_note_has_both_languages() {
         let en = reason_text(&r, Lang::En);
         let zh = reason_text(&r, Lang::Zh);
         assert!(en.ends_with(&format!("(FIDE {})", r.rule())), "{code:?}: {en}");
-        assert!(zh.ends_with(&format!("（FIDE {}）", r.rule().replace("Appendix", "附录"))), "{code:?}: {zh}");
+        let zh_rule = r.rule().replace("Appendix", "附录").replace("Guidelines", "准则");
+        assert!(zh.ends_with(&format!("（FIDE {zh_rule}）")), "{code:?}: {zh}");
         assert!(has_han(&zh) && !has_han(&en), "{code:?}");
         assert!(en.len() > 30 && zh.chars().count() > 12, "{code:?}");
     }
@@ -406,6 +413,45 @@ fn every_code_and_note_has_both_languages() {
     {
         assert!(all_zh.contains(term), "missing term {term}");
     }
+}
+
+/// Chess960 castling (FIDE Laws, Guidelines II.3): any king and rook files, the rook may
+/// jump over the king, king or rook may already stand on its destination; written `O-O`,
+/// `O-O-O` or, in Chess960 mode, as the king taking its own rook.
+#[test]
+fn chess960_castling() {
+    // King b1, rooks a1 and h1 (Shredder-FEN): both castlings legal, the a-rook jumps over the king.
+    let fen = "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1";
+    for (mv, code) in [("O-O", "castling_kingside"), ("b1h1", "castling_kingside"), ("O-O-O", "castling_queenside")] {
+        let ex = explain(&game(Some(fen), ""), mv);
+        assert!(ex.is_legal(), "{mv}: {:?}", ex.codes());
+        assert_eq!(ex.codes()[0], code);
+        assert_eq!(ex.reasons[0].rule(), "Guidelines II.3");
+        let en = reason_text(&ex.reasons[0], Lang::En);
+        assert!(en.starts_with("Chess960 castling") && en.ends_with("(FIDE Guidelines II.3)"), "{en}");
+        assert!(reason_text(&ex.reasons[0], Lang::Zh).ends_with("（FIDE 准则 II.3）"));
+    }
+    assert_eq!(explain(&game(Some(fen), ""), "O-O-O").legal.map(|l| l.mv.to_uci()), Some("b1a1".into()));
+    // The king's two-square move is not how Chess960 castling is written: a king step that is too long.
+    illegal(fen, "", "b1d1", &["bad_geometry"]);
+    // A piece on the way: everything between king and c1 and between rook and d1 must be empty.
+    illegal("rk5r/8/8/8/8/8/8/RK1N3R w HAha - 0 1", "", "O-O-O", &["castling_path_occupied"]);
+    let ex = explain(&game(Some("rk5r/8/8/8/8/8/8/RK1N3R w HAha - 0 1"), ""), "b1a1");
+    assert!(reason_text(&ex.reasons[0], Lang::En).contains("except for that king and rook"));
+    // The king stays on c1, the rook leaves b1 for d1: the queen on a1 then attacks c1.
+    let behind = "6k1/8/8/8/8/8/8/qRK5 w B - 0 1";
+    illegal(behind, "", "O-O-O", &["castling_into_check"]);
+    let ex = explain(&game(Some(behind), ""), "c1b1");
+    assert!(matches!(ex.reasons[0], Reason::CastlingIntoCheck { behind_rook: true, .. }));
+    let en = reason_text(&ex.reasons[0], Lang::En);
+    assert!(en.contains("stay on c1") && en.contains("once the rook has left b1"), "{en}");
+    // Only the rook moves: the king stays on g1.
+    let ex = explain(&game(Some("6k1/8/8/8/8/8/8/6KR w H - 0 1"), ""), "O-O");
+    assert!(ex.is_legal());
+    assert!(reason_text(&ex.reasons[0], Lang::En).contains("the king stays on g1 and the rook goes from h1 to f1"));
+    // Rights lost by moving the rook, in a Chess960 game.
+    illegal(fen, "h1h2 h8h7 h2h1 h7h8", "O-O", &["castling_rights_lost"]);
+    illegal(fen, "h1h2 h8h7 h2h1 h7h8", "b1h1", &["castling_rights_lost"]);
 }
 
 #[test]

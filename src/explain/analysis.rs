@@ -6,11 +6,12 @@
 //! (`movegen::is_legal`); the reasons are read from the foundation's queries: piece
 //! geometry from the attack tables (`empty_board_attacks`, `between`), king safety from
 //! `attackers_to` with the occupancy the move would leave, pins from `pinner_of`,
-//! checks from `checkers`, castling from `castling_path` / `castling_king_path` and
-//! `attackers_by`. The oracle test checks that every illegal move gets at least one reason.
+//! checks from `checkers`, castling from `castling::squares_to_clear` / `castling::king_path`
+//! (any king and rook files: Chess960 too) and `attackers_to`. The oracle test checks that every illegal move gets at least one reason.
 
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Placed, Reason};
 use crate::chess::attacks;
+use crate::chess::castling;
 use crate::chess::movegen;
 use crate::chess::notation::{self, SanSyntax};
 use crate::chess::{Bitboard, CastleSide, Color, Move, MoveKind, Piece, PieceType, Position, Square};
@@ -180,19 +181,19 @@ pub fn explain(game: &Game, text: &str) -> Explanation {
     };
     let us = pos.side_to_move();
     if let Some(side) = syntax.castle {
-        let king_home = CastleSide::king_from(us);
-        if pos.piece_at(king_home) != Some(Piece::new(us, PieceType::King)) {
-            // "O-O" with the king elsewhere: the right is gone, whatever stands on e1.
-            ex.piece = Some(Piece::new(us, PieceType::King));
-            ex.from = Some(pos.king_square(us));
-            ex.to = Some(side.king_to(us));
-            if let Some(outcome) = game.outcome() {
-                ex.reasons.push(Reason::GameOver { outcome });
-            }
-            castling_reasons(game, us, side, &mut ex.reasons);
+        if pos.castling_rook(us, side).is_some() {
+            let m = pos.castling_move(us, side);
+            explain_move(game, &mut ex, m.from(), m.to(), None, Some(side));
             return ex;
         }
-        explain_squares(game, &mut ex, king_home, side.king_to(us), None);
+        // "O-O" without the right: it is gone, wherever the king stands.
+        ex.piece = Some(Piece::new(us, PieceType::King));
+        ex.from = Some(pos.king_square(us));
+        ex.to = Some(if pos.is_chess960() { castling_of(game, us, side).rook_from } else { side.king_to(us) });
+        if let Some(outcome) = game.outcome() {
+            ex.reasons.push(Reason::GameOver { outcome });
+        }
+        castling_reasons(game, us, side, &mut ex.reasons);
         return ex;
     }
     let candidates = notation::san_candidates(pos, &syntax);
@@ -334,6 +335,19 @@ fn placed(pos: &Position, squares: Bitboard) -> Vec<Placed> {
 
 /// The heart of the explainer: the move `from`-`to` (with an optional promotion letter).
 fn explain_squares(game: &Game, ex: &mut Explanation, from: Square, to: Square, promo: Option<PieceType>) {
+    explain_move(game, ex, from, to, promo, None);
+}
+
+/// `explain_squares`, or with `castle` set: the castling on that side (`O-O` / `O-O-O`),
+/// whatever squares it is written with.
+fn explain_move(
+    game: &Game,
+    ex: &mut Explanation,
+    from: Square,
+    to: Square,
+    promo: Option<PieceType>,
+    castle: Option<CastleSide>,
+) {
     let pos = game.current();
     ex.from = Some(from);
     ex.to = Some(to);
@@ -358,11 +372,11 @@ fn explain_squares(game: &Game, ex: &mut Explanation, from: Square, to: Square, 
         ex.reasons.push(Reason::NotYourPiece { piece, from });
         return;
     }
-    if from == to {
+    let castle_side = castle.or_else(|| castling_side(game, piece, from, to));
+    if from == to && castle_side.is_none() {
         ex.reasons.push(Reason::SameSquare { piece, square: from });
         return;
     }
-    let castle_side = castling_side(us, piece, from, to);
     let before = ex.reasons.len();
     if let Some(side) = castle_side {
         if let Some(p) = promo {
@@ -399,12 +413,35 @@ fn explain_squares(game: &Game, ex: &mut Explanation, from: Square, to: Square, 
     }
 }
 
-/// Is this a castling attempt (the king two squares sideways from its initial square)?
-fn castling_side(us: Color, piece: Piece, from: Square, to: Square) -> Option<CastleSide> {
-    if piece.kind != PieceType::King || from != CastleSide::king_from(us) {
+/// Is this a castling attempt? In Chess960 mode (UCI_Chess960) castling is written as the
+/// king taking its own castling rook; otherwise as the king's move from its initial square to
+/// the g- or c-file, two squares or more (a shorter one, possible in Chess960 positions, is
+/// read as a king step: only `O-O` names it without doubt).
+fn castling_side(game: &Game, piece: Piece, from: Square, to: Square) -> Option<CastleSide> {
+    let us = piece.color;
+    if piece.kind != PieceType::King || from.rank() != us.back_rank() || to.rank() != us.back_rank() {
         return None;
     }
-    CastleSide::BOTH.into_iter().find(|s| s.king_to(us) == to)
+    if game.current().is_chess960() {
+        let side = CastleSide::of_rook(from, to);
+        let onto_own_rook = game.current().piece_at(to) == Some(Piece::new(us, PieceType::Rook));
+        return (onto_own_rook && castling_of(game, us, side).rook_from == to).then_some(side);
+    }
+    CastleSide::BOTH.into_iter().find(|&side| {
+        to == side.king_to(us)
+            && from == castling_of(game, us, side).king_from
+            && from.file().index().abs_diff(to.file().index()) >= 2
+    })
+}
+
+/// The castling `us` may make on `side` in this game: with the king and rook of the right
+/// while it is held, else those of the start position, else the standard squares.
+fn castling_of(game: &Game, us: Color, side: CastleSide) -> Castling {
+    let chess960 = game.current().is_chess960();
+    [game.current(), game.start()]
+        .into_iter()
+        .find_map(|p| p.castling_rook(us, side).map(|rook| Castling::new(us, side, p.king_square(us), rook, chess960)))
+        .unwrap_or_else(|| Castling::new(us, side, CastleSide::king_from(us), side.rook_from(us), chess960))
 }
 
 /// The move as the generator would encode it, for asking `movegen::is_legal`.
@@ -568,13 +605,13 @@ fn first_blocker(from: Square, to: Square, occ: Bitboard) -> Option<Square> {
     on_path.into_iter().min_by_key(|&s| attacks::between(from, s).count())
 }
 
-/// Every castling condition that fails (3.8.2.1, 3.8.2.2), in the order of the Laws.
+/// Every castling condition that fails (3.8.2.1, 3.8.2.2; Chess960: Guidelines II.3), in the
+/// order of the Laws. The same conditions as the move generator's, for any king and rook files.
 fn castling_reasons(game: &Game, us: Color, side: CastleSide, out: &mut Vec<Reason>) {
     let pos = game.current();
-    let castling = Castling::standard(us, side);
+    let castling = castling_of(game, us, side);
     let them = us.flip();
-    let king_home = CastleSide::king_from(us);
-    let rook_home = side.rook_from(us);
+    let (king_home, rook_home) = (castling.king_from, castling.rook_from);
     if !pos.castling_rights().has(us, side) {
         let cause = if pos.piece_at(king_home) != Some(Piece::new(us, PieceType::King)) {
             CastlingLoss::KingNotHome
@@ -589,24 +626,32 @@ fn castling_reasons(game: &Game, us: Color, side: CastleSide, out: &mut Vec<Reas
         };
         out.push(Reason::CastlingRightsLost { castling, cause });
     }
-    let blocked = movegen::castling_path(us, side) & pos.occupied();
+    let blocked = castling::squares_to_clear(king_home, rook_home) & pos.occupied();
     if blocked.nonempty() {
         out.push(Reason::CastlingPathOccupied { castling, occupied: placed(pos, blocked) });
     }
     if pos.in_check() {
         out.push(Reason::CastlingInCheck { castling, checkers: placed(pos, pos.checkers()) });
     }
-    let king_to = side.king_to(us);
-    for sq in movegen::castling_king_path(us, side) {
-        let attackers = pos.attackers_by(sq, them);
+    // Attacks as the generator sees them: without the castling rook, which in Chess960 may
+    // shield the king's destination from a rook or queen beyond it.
+    let occ = pos.occupied();
+    let without_rook =
+        if pos.piece_at(rook_home) == Some(Piece::new(us, PieceType::Rook)) { occ.without(rook_home) } else { occ };
+    for sq in castling::king_path(king_home, rook_home) {
+        if sq == king_home && pos.in_check() {
+            continue; // said by castling_in_check
+        }
+        let attackers = pos.attackers_to(sq, without_rook) & pos.color(them);
         if attackers.is_empty() {
             continue;
         }
+        let behind_rook = (pos.attackers_to(sq, occ) & pos.color(them)).is_empty();
         let attackers = placed(pos, attackers);
-        if sq == king_to {
-            out.push(Reason::CastlingIntoCheck { castling, square: sq, attackers });
+        if sq == castling.king_to {
+            out.push(Reason::CastlingIntoCheck { castling, square: sq, attackers, behind_rook });
         } else {
-            out.push(Reason::CastlingThroughCheck { castling, square: sq, attackers });
+            out.push(Reason::CastlingThroughCheck { castling, square: sq, attackers, behind_rook });
         }
     }
 }
@@ -685,15 +730,16 @@ fn legal_reasons(pos: &Position, piece: Piece, m: Move) -> Vec<Reason> {
     match m.kind() {
         MoveKind::CastleKing | MoveKind::CastleQueen => {
             let side = if m.kind() == MoveKind::CastleKing { CastleSide::King } else { CastleSide::Queen };
-            let castling = Castling::standard(us, side);
+            let rook = pos.castling_rook(us, side).unwrap_or(side.rook_from(us));
+            let castling = Castling::new(us, side, from, rook, pos.is_chess960());
             out.push(match side {
                 CastleSide::King => Reason::CastlingKingside { castling },
                 CastleSide::Queen => Reason::CastlingQueenside { castling },
             });
-            let mut extra = Bitboard::from_square(side.rook_from(us));
-            if side == CastleSide::Queen {
-                extra = extra.with(Square::from_coords(crate::chess::File::B, us.back_rank()));
-            }
+            // Squares only the rook stands on or crosses (a1 and b1, h1 in standard chess):
+            // attacks there do not matter.
+            let extra =
+                (castling::squares_to_clear(from, rook).with(rook) & !castling::king_path(from, rook)).without(from);
             let attacked: Vec<Square> = extra.into_iter().filter(|&s| pos.is_square_attacked(s, us.flip())).collect();
             if !attacked.is_empty() {
                 out.push(Reason::CastlingAttackedRookAllowed { castling, squares: attacked });

@@ -99,6 +99,15 @@ fn join(items: Vec<String>) -> String {
     }
 }
 
+/// ", once the rook has left h1": an attack the castling rook shields only until it moves.
+fn behind_rook_en(castling: &Castling, behind_rook: bool) -> String {
+    if behind_rook {
+        format!(" once the rook has left {}", castling.rook_from)
+    } else {
+        String::new()
+    }
+}
+
 fn list(list: &[Placed]) -> String {
     join(list.iter().map(|&(p, s)| at(p, s)).collect())
 }
@@ -307,6 +316,19 @@ fn reason(r: &Reason) -> String {
                 ),
             }
         }
+        Reason::CastlingPathOccupied { castling, occupied } if castling.chess960 => format!(
+            "{} cannot castle {}: {} {} in the way. In Chess960 every square between the king ({}) and its \
+             destination {} and between the rook ({}) and its destination {}, both destinations included, must be \
+             empty except for that king and rook.",
+            color_name(castling.color),
+            side_name(castling.side),
+            list(occupied),
+            if occupied.len() > 1 { "stand" } else { "stands" },
+            castling.king_from,
+            castling.king_to,
+            castling.rook_from,
+            castling.rook_to
+        ),
         Reason::CastlingPathOccupied { castling: Castling { color, side, .. }, occupied } => format!(
             "{} cannot castle {}: {} {} between the king and the rook, and every square between them must be \
              empty{}.",
@@ -321,17 +343,20 @@ fn reason(r: &Reason) -> String {
             color_name(*color),
             list(checkers)
         ),
-        Reason::CastlingThroughCheck { castling: Castling { color, side, .. }, square, attackers } => format!(
-            "{} cannot castle {}: the king would pass over {square}, which is attacked by {}.",
-            color_name(*color),
-            side_name(*side),
-            list(attackers)
+        Reason::CastlingThroughCheck { castling, square, attackers, behind_rook } => format!(
+            "{} cannot castle {}: the king would pass over {square}, which is attacked by {}{}.",
+            color_name(castling.color),
+            side_name(castling.side),
+            list(attackers),
+            behind_rook_en(castling, *behind_rook)
         ),
-        Reason::CastlingIntoCheck { castling: Castling { color, side, .. }, square, attackers } => format!(
-            "{} cannot castle {}: the king would land on {square}, which is attacked by {}.",
-            color_name(*color),
-            side_name(*side),
-            list(attackers)
+        Reason::CastlingIntoCheck { castling, square, attackers, behind_rook } => format!(
+            "{} cannot castle {}: the king would {} {square}, which is attacked by {}{}.",
+            color_name(castling.color),
+            side_name(castling.side),
+            if castling.king_from == castling.king_to { "stay on" } else { "land on" },
+            list(attackers),
+            behind_rook_en(castling, *behind_rook)
         ),
         Reason::KingIntoCheck {
             to, attackers, defended, pinned_attackers, kings_meet, only_pinned_attackers, ..
@@ -427,6 +452,23 @@ fn reason(r: &Reason) -> String {
         ),
         Reason::Promotion { to, promotion, .. } => {
             format!("The pawn reaches the last rank and is exchanged for a {} on {to}.", kind_name(*promotion))
+        }
+        Reason::CastlingKingside { castling } | Reason::CastlingQueenside { castling } if castling.chess960 => {
+            let goes = |from: Square, to: Square| {
+                if from == to {
+                    format!("stays on {from}")
+                } else {
+                    format!("goes from {from} to {to}")
+                }
+            };
+            format!(
+                "Chess960 castling {}: the king {} and the rook {}. Neither has moved yet, every square between each \
+                 of them and its destination is empty except for the two of them, the king is not in check, and \
+                 the squares it crosses and ends on are not attacked.",
+                side_name(castling.side),
+                goes(castling.king_from, castling.king_to),
+                goes(castling.rook_from, castling.rook_to)
+            )
         }
         Reason::CastlingKingside { castling } | Reason::CastlingQueenside { castling } => format!(
             "Castling {}: the king goes from {} to {} and the rook from {} to {}. Neither has moved yet, the \

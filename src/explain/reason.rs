@@ -56,6 +56,12 @@ impl Line {
     }
 }
 
+/// The section of the FIDE Laws that governs castling in Chess960 (Guidelines II, Chess960
+/// rules, II.3): every square between the king and its destination and between the rook and
+/// its destination empty except for that king and rook; the king's start, path and
+/// destination not attacked.
+pub const CHESS960_CASTLING: &str = "Guidelines II.3";
+
 /// One castling: who castles, on which side, and where king and rook stand before and after.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Castling {
@@ -65,18 +71,37 @@ pub struct Castling {
     pub king_to: Square,
     pub rook_from: Square,
     pub rook_to: Square,
+    /// A Chess960 castling (a Chess960 game, or king and rook not on e- and a/h-files):
+    /// cited from the Chess960 rules.
+    pub chess960: bool,
 }
 
 impl Castling {
-    /// Castling in standard chess (king from the e-file, rooks from the corners).
-    pub fn standard(color: Color, side: CastleSide) -> Castling {
+    /// Castling with the king on `king_from` and the rook on `rook_from`.
+    pub fn new(color: Color, side: CastleSide, king_from: Square, rook_from: Square, chess960: bool) -> Castling {
+        let standard = king_from == CastleSide::king_from(color) && rook_from == side.rook_from(color);
         Castling {
             color,
             side,
-            king_from: CastleSide::king_from(color),
+            king_from,
             king_to: side.king_to(color),
-            rook_from: side.rook_from(color),
+            rook_from,
             rook_to: side.rook_to(color),
+            chess960: chess960 || !standard,
+        }
+    }
+
+    /// Castling in standard chess (king from the e-file, rooks from the corners).
+    pub fn standard(color: Color, side: CastleSide) -> Castling {
+        Castling::new(color, side, CastleSide::king_from(color), side.rook_from(color), false)
+    }
+
+    /// The article cited: `standard` in standard chess, the Chess960 castling rules otherwise.
+    pub fn rule(&self, standard: &'static str) -> &'static str {
+        if self.chess960 {
+            CHESS960_CASTLING
+        } else {
+            standard
         }
     }
 }
@@ -267,13 +292,15 @@ reasons! {
     CastlingRightsLost { castling: Castling, cause: CastlingLoss } = "castling_rights_lost", illegal,
         rule "3.8.2.1", squares [castling.king_from, castling.rook_from];
     CastlingPathOccupied { castling: Castling, occupied: Vec<Placed> } = "castling_path_occupied", illegal,
-        rule "3.8.2.2", squares [occupied];
+        rule castling.rule("3.8.2.2"), squares [occupied];
     CastlingInCheck { castling: Castling, checkers: Vec<Placed> } = "castling_in_check", illegal,
-        rule "3.8.2.2", squares [castling.king_from, checkers];
-    CastlingThroughCheck { castling: Castling, square: Square, attackers: Vec<Placed> }
-        = "castling_through_check", illegal, rule "3.8.2.2", squares [square, attackers];
-    CastlingIntoCheck { castling: Castling, square: Square, attackers: Vec<Placed> }
-        = "castling_into_check", illegal, rule "3.8.2.2", squares [square, attackers];
+        rule castling.rule("3.8.2.2"), squares [castling.king_from, checkers];
+    /// `behind_rook`: attacked only once the castling rook has left its square (Chess960).
+    CastlingThroughCheck { castling: Castling, square: Square, attackers: Vec<Placed>, behind_rook: bool }
+        = "castling_through_check", illegal, rule castling.rule("3.8.2.2"), squares [square, attackers];
+    /// `square` may be the king's own square when it does not move (Chess960).
+    CastlingIntoCheck { castling: Castling, square: Square, attackers: Vec<Placed>, behind_rook: bool }
+        = "castling_into_check", illegal, rule castling.rule("3.8.2.2"), squares [square, attackers];
     /// `defended`: `to` holds an enemy piece (the king may not take a protected piece).
     /// `pinned_attackers`: attackers that are themselves pinned — they still count (3.1.3).
     /// `kings_meet`: one of the attackers is the other king. `only_pinned_attackers`: every
@@ -324,12 +351,13 @@ reasons! {
         rule "3.4", squares [from, to];
     KingStep { piece: Piece, from: Square, to: Square } = "king_step", legal, rule "3.8", squares [from, to];
     CastlingKingside { castling: Castling } = "castling_kingside", legal,
-        rule "3.8.2", squares [castling.king_from, castling.rook_from];
+        rule castling.rule("3.8.2"), squares [castling.king_from, castling.rook_from];
     CastlingQueenside { castling: Castling } = "castling_queenside", legal,
-        rule "3.8.2", squares [castling.king_from, castling.rook_from];
-    /// The rook's square, or b1/b8, is attacked — castling is still allowed.
+        rule castling.rule("3.8.2"), squares [castling.king_from, castling.rook_from];
+    /// The rook's square, or b1/b8 (in Chess960: a square only the rook crosses), is attacked —
+    /// castling is still allowed.
     CastlingAttackedRookAllowed { castling: Castling, squares: Vec<Square> } = "castling_attacked_rook_allowed",
-        legal, rule "3.8.2.2", squares [squares];
+        legal, rule castling.rule("3.8.2.2"), squares [squares];
     Capture { piece: Piece, from: Square, to: Square, captured: Piece } = "capture", legal,
         rule "3.1", squares [from, to];
     /// `captures_pinner`: the pinned piece takes the piece that pins it.

@@ -22,7 +22,7 @@ impl Wording for Chinese {
     }
 
     fn cited(&self, sentence: String, rule: &str) -> String {
-        format!("{}（FIDE {}）", space_cjk(&sentence), rule.replace("Appendix", "附录"))
+        format!("{}（FIDE {}）", space_cjk(&sentence), rule.replace("Appendix", "附录").replace("Guidelines", "准则"))
     }
 
     fn legal_headline(&self, san: &str, uci: &str, what: Option<(Piece, MoveCategory)>) -> String {
@@ -96,6 +96,15 @@ fn join(items: Vec<String>) -> String {
         0 => String::new(),
         1 => items[0].clone(),
         n => format!("{}和{}", items[..n - 1].join("、"), items[n - 1]),
+    }
+}
+
+/// "在 h1 的车离开后": an attack the castling rook shields only until it moves.
+fn behind_rook_zh(castling: &Castling, behind_rook: bool) -> String {
+    if behind_rook {
+        format!("在 {} 的车离开后", castling.rook_from)
+    } else {
+        String::new()
     }
 }
 
@@ -293,6 +302,16 @@ fn reason(r: &Reason) -> String {
                 ),
             }
         }
+        Reason::CastlingPathOccupied { castling, occupied } if castling.chess960 => format!(
+            "{}不能{}：路线上有{}。在 960 象棋中，王（{}）与其目标格 {} 之间、车（{}）与其目标格 {} 之间的所有格子（包括目标格）除了这个王和这个车以外都必须是空的。",
+            color_name(castling.color),
+            side_name(castling.side),
+            list(occupied),
+            castling.king_from,
+            castling.king_to,
+            castling.rook_from,
+            castling.rook_to
+        ),
         Reason::CastlingPathOccupied { castling: Castling { color, side, .. }, occupied } => format!(
             "{}不能{}：王和车之间有{}，两者之间的格子必须全部为空{}。",
             color_name(*color),
@@ -305,16 +324,19 @@ fn reason(r: &Reason) -> String {
             color_name(*color),
             list(checkers)
         ),
-        Reason::CastlingThroughCheck { castling: Castling { color, side, .. }, square, attackers } => format!(
-            "{}不能{}：王要经过的 {square} 受到{}的攻击。",
-            color_name(*color),
-            side_name(*side),
+        Reason::CastlingThroughCheck { castling, square, attackers, behind_rook } => format!(
+            "{}不能{}：王要经过的 {square} {}受到{}的攻击。",
+            color_name(castling.color),
+            side_name(castling.side),
+            behind_rook_zh(castling, *behind_rook),
             list(attackers)
         ),
-        Reason::CastlingIntoCheck { castling: Castling { color, side, .. }, square, attackers } => format!(
-            "{}不能{}：王的落点 {square} 受到{}的攻击。",
-            color_name(*color),
-            side_name(*side),
+        Reason::CastlingIntoCheck { castling, square, attackers, behind_rook } => format!(
+            "{}不能{}：王{} {square} {}受到{}的攻击。",
+            color_name(castling.color),
+            side_name(castling.side),
+            if castling.king_from == castling.king_to { "留在原地，而" } else { "的落点" },
+            behind_rook_zh(castling, *behind_rook),
             list(attackers)
         ),
         Reason::KingIntoCheck { to, attackers, defended, pinned_attackers, kings_meet, only_pinned_attackers, .. } => {
@@ -394,6 +416,21 @@ fn reason(r: &Reason) -> String {
         ),
         Reason::Promotion { to, promotion, .. } => {
             format!("兵到达底线，在 {to} 升变为{}。", kind_name(*promotion))
+        }
+        Reason::CastlingKingside { castling } | Reason::CastlingQueenside { castling } if castling.chess960 => {
+            let goes = |from: Square, to: Square| {
+                if from == to {
+                    format!("留在 {from}")
+                } else {
+                    format!("从 {from} 走到 {to}")
+                }
+            };
+            format!(
+                "960 象棋的王车易位，{}：王{}，车{}。王和车都还没有走动过，它们各自与目标格之间的格子除了这两个棋子以外全空，王没有被将军，经过和到达的格子也都不受攻击。",
+                side_name(castling.side),
+                goes(castling.king_from, castling.king_to),
+                goes(castling.rook_from, castling.rook_to)
+            )
         }
         Reason::CastlingKingside { castling } | Reason::CastlingQueenside { castling } => format!(
             "王车易位，{}：王从 {} 走到 {}，车从 {} 走到 {}。王和车都还没有走动过，两者之间的格子全空，王没有被将军，经过和到达的格子也都不受攻击。",
