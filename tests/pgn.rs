@@ -102,6 +102,37 @@ fn a_referee_game_round_trips_through_pgn() {
     assert_eq!(back.moves(), game.moves());
 }
 
+/// Chess960 games carry `Variant`, `SetUp` and `FEN` (also for the standard array, number 518)
+/// and read back in Chess960 mode; Cute Chess's `fischerandom` is understood.
+#[test]
+fn chess960_games_carry_variant_and_fen_and_read_back() {
+    let fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1";
+    let game = Game::from_fen_and_moves(Some(fen), &["b1h1", "O-O-O"]).unwrap();
+    let text = write_pgn(&PgnGame::from_game(&game)).unwrap();
+    assert!(text.contains(&format!("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]")), "{text}");
+    assert!(text.contains("1. O-O O-O-O *"), "{text}");
+    let back = read_pgn(&text).unwrap().remove(0);
+    assert!(back.is_chess960());
+    assert_eq!(back.to_game().unwrap().moves(), game.moves());
+    assert_eq!(back.moves[1].to_uci(), "b8a8");
+
+    let mut start = arbiter::chess::chess960::start_position(518).unwrap();
+    start.set_chess960(true);
+    let mut game = Game::new(start);
+    for m in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "O-O"] {
+        game.play_text(m).unwrap();
+    }
+    assert_eq!(game.moves()[6].to_uci(), "e1h1");
+    let text = write_pgn(&PgnGame::from_game(&game)).unwrap();
+    assert!(text.contains("[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]"), "{text}");
+    assert_eq!(read_pgn(&text).unwrap()[0].moves[6].to_uci(), "e1h1");
+
+    let cute = format!("[Variant \"fischerandom\"]\n[FEN \"{fen}\"]\n\n1. O-O *\n");
+    let g = read_pgn(&cute).unwrap().remove(0);
+    assert!(g.start_position().unwrap().is_chess960());
+    assert_eq!(g.moves[0].to_uci(), "b1h1");
+}
+
 #[test]
 fn reads_en_passant_marks_and_zero_castling() {
     let games = read_pgn("1. e4 Nf6 2. e5 d5 3. exd6 e.p. exd6 4. Nf3 Be7 5. Bc4 Nc6 6. 0-0 0-0 *").unwrap();

@@ -454,6 +454,25 @@ fn check_with_python_chess(file: &std::path::Path) {
     }
 }
 
+/// `--variant 960` from the command line: Arbiter in-process against Arbiter as a UCI process
+/// (sent UCI_Chess960, so castling goes both ways as king takes own rook), start positions by
+/// number; the PGN carries the variant and python-chess replays it.
+#[test]
+fn chess960_match_from_the_command_line() {
+    let exe = env!("CARGO_BIN_EXE_arbiter");
+    let pgn = tmp("chess960.pgn");
+    let pgn_arg = pgn.display().to_string();
+    let args = ["selfplay", "--variant", "960", "--seed", "5", "--games", "6", "--repeat", "--nodes", "300"];
+    let out = Command::new(exe).args(args).args(["--b-cmd", exe, "--pgn", &pgn_arg, "--quiet"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("illegal moves 0/0") && stdout.contains("crashes or stalls 0/0"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Variant \"Chess960\"]").count(), 6, "{text}");
+    assert_eq!(text.matches("[SetUp \"1\"]").count(), 6);
+    check_with_python_chess(&pgn);
+}
+
 /// Arbiter in-process against Arbiter as a separate UCI process (this crate's binary).
 #[test]
 fn in_process_against_uci_process() {
