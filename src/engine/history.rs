@@ -2,6 +2,7 @@
 //! killers (by ply) and counter-moves (by the previous move's piece and target).
 //! Each search thread has its own; `ucinewgame` clears it.
 
+use super::params;
 use super::score::MAX_PLY;
 use crate::chess::{Color, Move};
 
@@ -26,7 +27,7 @@ impl Default for History {
 
 /// Bonus for a move that caused a cutoff at `depth` (and malus for the ones tried before it).
 pub fn bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + depth * 32).min(1600)
+    (depth * depth * params::hist_mul() + depth * params::hist_add()).min(params::hist_max())
 }
 
 impl History {

@@ -32,6 +32,7 @@ pub mod eval;
 pub mod history;
 pub mod movepick;
 pub mod options;
+pub mod params;
 pub mod score;
 pub mod search;
 pub mod see;

@@ -36,7 +36,7 @@ impl Default for EngineOptions {
             move_overhead: Duration::ZERO,
             chess960: false,
         };
-        for spec in all() {
+        for spec in OPTIONS {
             spec.apply(&mut o, spec.default_value());
         }
         o
@@ -110,10 +110,10 @@ pub const OPTIONS: &[UciOption] = &[
     },
 ];
 
-/// All options: [`OPTIONS`], and wherever a build adds more (a `tune` build would chain
-/// its search parameters here), after them.
+/// All options: [`OPTIONS`], then, in a build with the `tune` feature, each search
+/// parameter of [`super::params::PARAMS`] as a spin option of the same name.
 pub fn all() -> impl Iterator<Item = &'static UciOption> {
-    OPTIONS.iter()
+    OPTIONS.iter().chain(super::params::uci_options())
 }
 
 /// A checked option value, of the option's own type.
@@ -277,7 +277,8 @@ mod tests {
         assert_eq!((o.hash_mb, o.threads, o.multipv, o.ponder), (16, 1, 1, false));
         assert_eq!(o.move_overhead, Duration::from_millis(30));
         // Every setter writes something: applying a non-default value changes the options.
-        for spec in all() {
+        // (A `tune` build's search parameters live outside `EngineOptions`.)
+        for spec in OPTIONS {
             let other = match spec.kind {
                 OptionKind::Spin { default, min, max, .. } => OptionValue::Spin(if default == max { min } else { max }),
                 OptionKind::Check { default, .. } => OptionValue::Check(!default),
@@ -310,7 +311,9 @@ mod tests {
             .take_while(|l| l.starts_with('|'))
             .map(|l| l.trim().trim_matches('|').split('|').map(|c| c.trim().to_string()).collect())
             .collect();
-        let expected: Vec<Vec<String>> = all()
+        // The standard build's options (a `tune` build adds its parameters: docs/strength.md).
+        let expected: Vec<Vec<String>> = OPTIONS
+            .iter()
             .map(|o| {
                 let (kind, default, range) = match o.kind {
                     OptionKind::Spin { default, min, max, .. } => {

@@ -15,6 +15,7 @@
 use super::eval::evaluate;
 use super::history::{bonus, History};
 use super::movepick::{is_bad_tactical_score, is_refutation_score, MovePicker};
+use super::params;
 use super::score::{mate_in, mated_in, Score, DRAW, INFINITE, MATE_IN_MAX, MAX_PLY};
 use super::see::see_ge;
 use super::threads::ThreadData;
@@ -25,6 +26,7 @@ use super::{
 };
 use crate::chess::movegen::{has_legal_move, is_legal};
 use crate::chess::{Move, Position};
+#[cfg(not(feature = "tune"))]
 use once_cell::sync::Lazy;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -34,16 +36,33 @@ use std::time::{Duration, Instant};
 /// `currmove` lines start after this much search time (UCI GUIs show them in long searches).
 const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
 
-/// Late-move reduction table, `[depth][move number]` (the usual log*log formula).
+/// The late-move reduction formula (the usual log*log one).
+fn lmr_formula(depth: usize, moves: usize) -> i32 {
+    let (base, divisor) = (params::lmr_base() as f64 / 100.0, params::lmr_divisor() as f64 / 100.0);
+    (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32
+}
+
+/// Late-move reduction table, `[depth][move number]`.
+#[cfg(not(feature = "tune"))]
 static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+            *r = lmr_formula(d, m);
         }
     }
     t
 });
+
+/// The base reduction of the `moves`-th move at `depth` (both at least 1).
+#[inline]
+fn lmr(depth: i32, moves: usize) -> i32 {
+    let (d, m) = (depth.clamp(1, 63) as usize, moves.clamp(1, 63));
+    #[cfg(not(feature = "tune"))]
+    return LMR[d][m];
+    #[cfg(feature = "tune")]
+    return lmr_formula(d, m);
+}
 
 /// State shared by all threads of one search. Owned, since the pool's threads outlive
 /// any borrow of the caller's.
@@ -461,8 +480,8 @@ impl<'a> Worker<'a> {
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = 18;
-                let (mut alpha, mut beta) = if depth >= 5 && prev > -INFINITE {
+                let mut delta = params::aspiration_delta();
+                let (mut alpha, mut beta) = if depth >= params::aspiration_min_depth() && prev > -INFINITE {
                     ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
                 } else {
                     (-INFINITE, INFINITE)
@@ -593,7 +612,7 @@ impl<'a> Worker<'a> {
                 let quiet = !m.is_tactical();
                 let mut r = 0;
                 if depth >= 3 && i >= self.pv_idx + 3 && quiet {
-                    r = (LMR[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1);
+                    r = (lmr(depth, i) - 1).clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, 1, true);
                 if s > alpha && r > 0 && !self.stopped {
@@ -763,18 +782,23 @@ impl<'a> Worker<'a> {
 
         if let (false, Some(eval)) = (pv_node, static_eval) {
             // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
-            if depth <= 7 && !is_mate_score(beta) && eval - (75 * depth - if improving { 50 } else { 0 }) >= beta {
+            if depth <= params::rfp_max_depth()
+                && !is_mate_score(beta)
+                && eval - (params::rfp_margin() * depth - if improving { params::rfp_improving() } else { 0 }) >= beta
+            {
                 return eval;
             }
             // Null move: if passing still fails high, a real move surely does. Not in
             // pawn-only endings (zugzwang) and never twice in a row.
-            if depth >= 3
+            if depth >= params::nmp_min_depth()
                 && eval >= beta
                 && !self.stack[ply - 1].null_move
                 && pos.has_non_pawn_material(pos.side_to_move())
                 && !is_mate_score(beta)
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = params::nmp_base()
+                    + depth / params::nmp_depth_divisor()
+                    + ((eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
                 let child = pos.make_null_move();
                 self.stack[ply].moved = None;
                 self.stack[ply].null_move = true;
@@ -792,7 +816,11 @@ impl<'a> Worker<'a> {
         }
 
         // Internal iterative reduction: without a TT move the ordering is poor; search shallower.
-        let depth = if tt_move.is_none() && depth >= 6 && (pv_node || cut_node) { depth - 1 } else { depth };
+        let depth = if tt_move.is_none() && depth >= params::iir_min_depth() && (pv_node || cut_node) {
+            depth - 1
+        } else {
+            depth
+        };
 
         let counter = self.stack[ply - 1].moved.and_then(|(p, to)| self.hist.counter(p, to));
         let mut picker = MovePicker::new(pos, tt_move, self.hist, ply, counter);
@@ -815,21 +843,28 @@ impl<'a> Worker<'a> {
                 if quiet {
                     // Late-move pruning.
                     if !pv_node
-                        && depth <= 6
-                        && searched >= (3 + depth * depth) as usize / if improving { 1 } else { 2 }
+                        && depth <= params::lmp_max_depth()
+                        && searched >= (params::lmp_base() + depth * depth) as usize / if improving { 1 } else { 2 }
                     {
                         continue;
                     }
                     // Futility pruning.
                     if let Some(eval) = static_eval {
-                        if depth <= 6 && !refutation && eval + 100 + 90 * depth <= alpha && !pos.gives_check(m) {
+                        if depth <= params::fp_max_depth()
+                            && !refutation
+                            && eval + params::fp_base() + params::fp_per_depth() * depth <= alpha
+                            && !pos.gives_check(m)
+                        {
                             continue;
                         }
                     }
-                    if depth <= 6 && !see_ge(pos, m, -25 * depth * depth) {
+                    if depth <= params::see_max_depth() && !see_ge(pos, m, -params::see_quiet() * depth * depth) {
                         continue;
                     }
-                } else if depth <= 6 && is_bad_tactical_score(order) && !see_ge(pos, m, -90 * depth) {
+                } else if depth <= params::see_max_depth()
+                    && is_bad_tactical_score(order)
+                    && !see_ge(pos, m, -params::see_tactical() * depth)
+                {
                     continue;
                 }
             }
@@ -845,7 +880,7 @@ impl<'a> Worker<'a> {
             } else {
                 let mut r = 0;
                 if depth >= 3 && searched > 1 + pv_node as usize && (quiet || is_bad_tactical_score(order)) {
-                    r = LMR[depth.min(63) as usize][searched.min(63)];
+                    r = lmr(depth, searched);
                     if pv_node {
                         r -= 1;
                     }
@@ -862,7 +897,7 @@ impl<'a> Worker<'a> {
                         r -= 1;
                     }
                     if quiet {
-                        r -= self.hist.get(us, m) / 6000;
+                        r -= self.hist.get(us, m) / params::lmr_history_divisor();
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -974,7 +1009,7 @@ impl<'a> Worker<'a> {
                 // Delta pruning: even winning the victim cleanly cannot reach alpha.
                 let gain = pos.captured_piece(m).map_or(0, super::see::value)
                     + m.promotion().map_or(0, |p| super::see::value(p) - 100);
-                if sp + gain + 200 <= alpha && !m.is_promotion() {
+                if sp + gain + params::qs_delta_margin() <= alpha && !m.is_promotion() {
                     continue;
                 }
                 if !see_ge(pos, m, 0) {
