@@ -1,5 +1,5 @@
-//! The `arbiter` binary: the UCI loop by default, and the perft, bench, explain and
-//! selfplay subcommands.
+//! The `arbiter` binary: the UCI loop by default, and the perft, bench, explain,
+//! selfplay and texel subcommands.
 
 use arbiter::chess::attacks;
 use arbiter::tools::{bench, perft};
@@ -33,6 +33,8 @@ enum Command {
     Explain(arbiter::tools::explain::ExplainArgs),
     /// Play matches between two engines (in-process or any UCI engine), judged by the FIDE referee.
     Selfplay(Box<arbiter::tools::selfplay::SelfplayArgs>),
+    /// Fit the evaluation's weights to game results from `selfplay --datagen` (Texel's method).
+    Texel(arbiter::tools::texel::TexelArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Explain(args)) => arbiter::tools::explain::run(args),
         Some(Command::Selfplay(args)) => arbiter::tools::selfplay::run(*args),
+        Some(Command::Texel(args)) => arbiter::tools::texel::run(args),
         None => {
             arbiter::uci::run_stdio();
             // Exit at once even if a search thread is still unwinding (quit mid-search).

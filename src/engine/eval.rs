@@ -1,7 +1,12 @@
 //! Static evaluation: a tapered (middlegame/endgame) sum of hand-written terms, from
 //! the side to move's point of view, in centipawns.
 //!
-//! Where the numbers come from:
+//! The terms are computed here; their weights live in `eval_weights.rs`, which the
+//! tuner (`arbiter texel`, src/tools/texel.rs) writes. The evaluation reports every
+//! weight it uses to a [`Trace`] (a no-op in the search), which is how the tuner sees
+//! the evaluation as a linear function of its weights.
+//!
+//! Where the current numbers come from:
 //! * Material and piece-square tables are PeSTO's (Ronald Friederich, published on the
 //!   Chess Programming Wiki page "PeSTO's Evaluation Function"); they were
 //!   Texel-tuned for an evaluation made of nothing else, which is why the remaining
@@ -9,8 +14,10 @@
 //! * Mobility, pawn structure, king safety, bishop pair and rook-file bonuses are
 //!   conventional hand-set values of the size used by the classical engines (Fruit,
 //!   Stockfish's hand-crafted eval before NNUE), scaled down so they mostly refine
-//!   PeSTO rather than fight it. They are not tuned for Arbiter.
+//!   PeSTO rather than fight it (mobility per square, king danger `min(2 units², 500)`,
+//!   written out as tables so they can be tuned entry by entry).
 
+use super::eval_weights as w;
 use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, PieceType, Position, Square};
 
@@ -22,6 +29,12 @@ impl std::ops::AddAssign for S {
     fn add_assign(&mut self, o: S) {
         self.0 += o.0;
         self.1 += o.1;
+    }
+}
+impl std::ops::Add for S {
+    type Output = S;
+    fn add(self, o: S) -> S {
+        S(self.0 + o.0, self.1 + o.1)
     }
 }
 impl std::ops::Sub for S {
@@ -68,161 +81,170 @@ pub struct Breakdown {
     pub side_to_move: i32,
 }
 
-// PeSTO values (pawn, knight, bishop, rook, queen, king).
-const MG_VALUE: [i32; 6] = [82, 337, 365, 477, 1025, 0];
-const EG_VALUE: [i32; 6] = [94, 281, 297, 512, 936, 0];
-
-// PeSTO piece-square tables, laid out as a board seen by White: index 0 is a8.
-#[rustfmt::skip]
-const MG_PST: [[i32; 64]; 6] = [
-    [
-      0,   0,   0,   0,   0,   0,  0,   0,
-     98, 134,  61,  95,  68, 126, 34, -11,
-     -6,   7,  26,  31,  65,  56, 25, -20,
-    -14,  13,   6,  21,  23,  12, 17, -23,
-    -27,  -2,  -5,  12,  17,   6, 10, -25,
-    -26,  -4,  -4, -10,   3,   3, 33, -12,
-    -35,  -1, -20, -23, -15,  24, 38, -22,
-      0,   0,   0,   0,   0,   0,  0,   0,
-    ],
-    [
-    -167, -89, -34, -49,  61, -97, -15, -107,
-     -73, -41,  72,  36,  23,  62,   7,  -17,
-     -47,  60,  37,  65,  84, 129,  73,   44,
-      -9,  17,  19,  53,  37,  69,  18,   22,
-     -13,   4,  16,  13,  28,  19,  21,   -8,
-     -23,  -9,  12,  10,  19,  17,  25,  -16,
-     -29, -53, -12,  -3,  -1,  18, -14,  -19,
-    -105, -21, -58, -33, -17, -28, -19,  -23,
-    ],
-    [
-    -29,   4, -82, -37, -25, -42,   7,  -8,
-    -26,  16, -18, -13,  30,  59,  18, -47,
-    -16,  37,  43,  40,  35,  50,  37,  -2,
-     -4,   5,  19,  50,  37,  37,   7,  -2,
-     -6,  13,  13,  26,  34,  12,  10,   4,
-      0,  15,  15,  15,  14,  27,  18,  10,
-      4,  15,  16,   0,   7,  21,  33,   1,
-    -33,  -3, -14, -21, -13, -12, -39, -21,
-    ],
-    [
-     32,  42,  32,  51, 63,  9,  31,  43,
-     27,  32,  58,  62, 80, 67,  26,  44,
-     -5,  19,  26,  36, 17, 45,  61,  16,
-    -24, -11,   7,  26, 24, 35,  -8, -20,
-    -36, -26, -12,  -1,  9, -7,   6, -23,
-    -45, -25, -16, -17,  3,  0,  -5, -33,
-    -44, -16, -20,  -9, -1, 11,  -6, -71,
-    -19, -13,   1,  17, 16,  7, -37, -26,
-    ],
-    [
-    -28,   0,  29,  12,  59,  44,  43,  45,
-    -24, -39,  -5,   1, -16,  57,  28,  54,
-    -13, -17,   7,   8,  29,  56,  47,  57,
-    -27, -27, -16, -16,  -1,  17,  -2,   1,
-     -9, -26,  -9, -10,  -2,  -4,   3,  -3,
-    -14,   2, -11,  -2,  -5,   2,  14,   5,
-    -35,  -8,  11,   2,   8,  15,  -3,   1,
-     -1, -18,  -9,  10, -15, -25, -31, -50,
-    ],
-    [
-    -65,  23,  16, -15, -56, -34,   2,  13,
-     29,  -1, -20,  -7,  -8,  -4, -38, -29,
-     -9,  24,   2, -16, -20,   6,  22, -22,
-    -17, -20, -12, -27, -30, -25, -14, -36,
-    -49,  -1, -27, -39, -46, -44, -33, -51,
-    -14, -14, -22, -46, -44, -30, -15, -27,
-      1,   7,  -8, -64, -43, -16,   9,   8,
-    -15,  36,  12, -54,   8, -28,  24,  14,
-    ],
-];
-
-#[rustfmt::skip]
-const EG_PST: [[i32; 64]; 6] = [
-    [
-      0,   0,   0,   0,   0,   0,   0,   0,
-    178, 173, 158, 134, 147, 132, 165, 187,
-     94, 100,  85,  67,  56,  53,  82,  84,
-     32,  24,  13,   5,  -2,   4,  17,  17,
-     13,   9,  -3,  -7,  -7,  -8,   3,  -1,
-      4,   7,  -6,   1,   0,  -5,  -1,  -8,
-     13,   8,   8,  10,  13,   0,   2,  -7,
-      0,   0,   0,   0,   0,   0,   0,   0,
-    ],
-    [
-    -58, -38, -13, -28, -31, -27, -63, -99,
-    -25,  -8, -25,  -2,  -9, -25, -24, -52,
-    -24, -20,  10,   9,  -1,  -9, -19, -41,
-    -17,   3,  22,  22,  22,  11,   8, -18,
-    -18,  -6,  16,  25,  16,  17,   4, -18,
-    -23,  -3,  -1,  15,  10,  -3, -20, -22,
-    -42, -20, -10,  -5,  -2, -20, -23, -44,
-    -29, -51, -23, -15, -22, -18, -50, -64,
-    ],
-    [
-    -14, -21, -11,  -8, -7,  -9, -17, -24,
-     -8,  -4,   7, -12, -3, -13,  -4, -14,
-      2,  -8,   0,  -1, -2,   6,   0,   4,
-     -3,   9,  12,   9, 14,  10,   3,   2,
-     -6,   3,  13,  19,  7,  10,  -3,  -9,
-    -12,  -3,   8,  10, 13,   3,  -7, -15,
-    -14, -18,  -7,  -1,  4,  -9, -15, -27,
-    -23,  -9, -23,  -5, -9, -16,  -5, -17,
-    ],
-    [
-     13, 10, 18, 15, 12,  12,   8,   5,
-     11, 13, 13, 11, -3,   3,   8,   3,
-      7,  7,  7,  5,  4,  -3,  -5,  -3,
-      4,  3, 13,  1,  2,   1,  -1,   2,
-      3,  5,  8,  4, -5,  -6,  -8, -11,
-     -4,  0, -5, -1, -7, -12,  -8, -16,
-     -6, -6,  0,  2, -9,  -9, -11,  -3,
-     -9,  2,  3, -1, -5, -13,   4, -20,
-    ],
-    [
-     -9,  22,  22,  27,  27,  19,  10,  20,
-    -17,  20,  32,  41,  58,  25,  30,   0,
-    -20,   6,   9,  49,  47,  35,  19,   9,
-      3,  22,  24,  45,  57,  40,  57,  36,
-    -18,  28,  19,  47,  31,  34,  39,  23,
-    -16, -27,  15,   6,   9,  17,  10,   5,
-    -22, -23, -30, -16, -16, -23, -36, -32,
-    -33, -28, -22, -43,  -5, -32, -20, -41,
-    ],
-    [
-    -74, -35, -18, -18, -11,  15,   4, -17,
-    -12,  17,  14,  17,  17,  38,  23,  11,
-     10,  17,  23,  15,  20,  45,  44,  13,
-     -8,  22,  24,  27,  26,  33,  26,   3,
-    -18,  -4,  21,  24,  27,  23,   9, -11,
-    -19,  -3,  11,  21,  23,  16,   7,  -9,
-    -27, -11,   4,  13,  14,   4,  -5, -17,
-    -53, -34, -21, -11, -28, -14, -24, -43,
-    ],
-];
-
 /// Game-phase weight of each piece type (PeSTO): 24 with all pieces on the board.
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
-
-// Mobility: bonus per reachable square (not own-occupied, not attacked by enemy
-// pawns), relative to a typical count so an average piece scores about zero.
-const MOBILITY: [(S, i32); 4] = [(S(4, 4), 4), (S(4, 5), 6), (S(2, 4), 6), (S(1, 2), 12)];
-
-const DOUBLED: S = S(-10, -20);
-const ISOLATED: S = S(-10, -12);
-const BACKWARD: S = S(-6, -8);
-/// Passed pawn bonus by relative rank (on top of PeSTO's pawn tables, which already
-/// reward advanced pawns in the endgame).
-const PASSED: [S; 8] = [S(0, 0), S(2, 8), S(4, 12), S(8, 20), S(18, 36), S(30, 60), S(45, 90), S(0, 0)];
-const BISHOP_PAIR: S = S(30, 50);
-const ROOK_OPEN: S = S(25, 10);
-const ROOK_SEMI_OPEN: S = S(12, 6);
-const TEMPO: S = S(10, 5);
-const SHIELD_NEAR: i32 = 10;
-const SHIELD_FAR: i32 = 5;
-const OPEN_FILE_NEAR_KING: i32 = -12;
 /// King-attack weight per attacking piece type (N, B, R, Q).
 const ATTACK_UNITS: [i32; 4] = [2, 2, 3, 5];
+
+/// The blocks of weights in `eval_weights.rs`, in the order the tuner sees them as one
+/// flat vector (each weight's index there is its block's offset plus its place in it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Block {
+    Material,
+    Pst,
+    MobilityKnight,
+    MobilityBishop,
+    MobilityRook,
+    MobilityQueen,
+    Passed,
+    Doubled,
+    Isolated,
+    Backward,
+    BishopPair,
+    RookOpen,
+    RookSemiOpen,
+    Tempo,
+    ShieldNear,
+    ShieldFar,
+    OpenFileNearKing,
+    KingDanger,
+}
+
+impl Block {
+    pub const ALL: [Block; 18] = [
+        Block::Material,
+        Block::Pst,
+        Block::MobilityKnight,
+        Block::MobilityBishop,
+        Block::MobilityRook,
+        Block::MobilityQueen,
+        Block::Passed,
+        Block::Doubled,
+        Block::Isolated,
+        Block::Backward,
+        Block::BishopPair,
+        Block::RookOpen,
+        Block::RookSemiOpen,
+        Block::Tempo,
+        Block::ShieldNear,
+        Block::ShieldFar,
+        Block::OpenFileNearKing,
+        Block::KingDanger,
+    ];
+
+    /// The current values, flattened (PST: piece by piece, a8 to h1).
+    pub const fn values(self) -> &'static [S] {
+        use std::slice::from_ref;
+        match self {
+            Block::Material => &w::MATERIAL,
+            Block::Pst => w::PST.as_flattened(),
+            Block::MobilityKnight => &w::MOBILITY_KNIGHT,
+            Block::MobilityBishop => &w::MOBILITY_BISHOP,
+            Block::MobilityRook => &w::MOBILITY_ROOK,
+            Block::MobilityQueen => &w::MOBILITY_QUEEN,
+            Block::Passed => &w::PASSED,
+            Block::Doubled => from_ref(&w::DOUBLED),
+            Block::Isolated => from_ref(&w::ISOLATED),
+            Block::Backward => from_ref(&w::BACKWARD),
+            Block::BishopPair => from_ref(&w::BISHOP_PAIR),
+            Block::RookOpen => from_ref(&w::ROOK_OPEN),
+            Block::RookSemiOpen => from_ref(&w::ROOK_SEMI_OPEN),
+            Block::Tempo => from_ref(&w::TEMPO),
+            Block::ShieldNear => from_ref(&w::SHIELD_NEAR),
+            Block::ShieldFar => from_ref(&w::SHIELD_FAR),
+            Block::OpenFileNearKing => from_ref(&w::OPEN_FILE_NEAR_KING),
+            Block::KingDanger => &w::KING_DANGER,
+        }
+    }
+
+    /// The constant's name in `eval_weights.rs`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Block::Material => "MATERIAL",
+            Block::Pst => "PST",
+            Block::MobilityKnight => "MOBILITY_KNIGHT",
+            Block::MobilityBishop => "MOBILITY_BISHOP",
+            Block::MobilityRook => "MOBILITY_ROOK",
+            Block::MobilityQueen => "MOBILITY_QUEEN",
+            Block::Passed => "PASSED",
+            Block::Doubled => "DOUBLED",
+            Block::Isolated => "ISOLATED",
+            Block::Backward => "BACKWARD",
+            Block::BishopPair => "BISHOP_PAIR",
+            Block::RookOpen => "ROOK_OPEN",
+            Block::RookSemiOpen => "ROOK_SEMI_OPEN",
+            Block::Tempo => "TEMPO",
+            Block::ShieldNear => "SHIELD_NEAR",
+            Block::ShieldFar => "SHIELD_FAR",
+            Block::OpenFileNearKing => "OPEN_FILE_NEAR_KING",
+            Block::KingDanger => "KING_DANGER",
+        }
+    }
+
+    /// What the weight rewards (the doc comment in `eval_weights.rs`).
+    pub const fn doc(self) -> &'static str {
+        match self {
+            Block::Material => "Piece values: pawn, knight, bishop, rook, queen, king.",
+            Block::Pst => "Piece-square tables: pawn, knight, bishop, rook, queen, king.",
+            Block::MobilityKnight => "Knight mobility by the number of safe squares it reaches.",
+            Block::MobilityBishop => "Bishop mobility by the number of safe squares it reaches.",
+            Block::MobilityRook => "Rook mobility by the number of safe squares it reaches.",
+            Block::MobilityQueen => "Queen mobility by the number of safe squares it reaches.",
+            Block::Passed => "Passed pawn by relative rank.",
+            Block::Doubled => "Each extra pawn on a file.",
+            Block::Isolated => "A pawn with no own pawn on the adjacent files.",
+            Block::Backward => {
+                "A pawn that can no longer be defended by a pawn and whose stop square an enemy pawn guards."
+            }
+            Block::BishopPair => "Two or more bishops.",
+            Block::RookOpen => "A rook on a file without pawns.",
+            Block::RookSemiOpen => "A rook on a file without own pawns.",
+            Block::Tempo => "The side to move.",
+            Block::ShieldNear => {
+                "Each own pawn on the rank in front of the king (king on its first two ranks), king file and adjacent."
+            }
+            Block::ShieldFar => "Each own pawn two ranks in front of the king, likewise.",
+            Block::OpenFileNearKing => "Each file at or beside the king without own pawns.",
+            Block::KingDanger => {
+                "King danger by attack units (charged to the defender; with two or more attackers and a queen)."
+            }
+        }
+    }
+
+    /// Index of the block's first weight in the flat vector.
+    pub const fn offset(self) -> usize {
+        let mut off = 0;
+        let mut i = 0;
+        while i < self as usize {
+            off += Block::ALL[i].values().len();
+            i += 1;
+        }
+        off
+    }
+}
+
+/// Number of weights in the flat vector.
+pub const NUM_WEIGHTS: usize = Block::KingDanger.offset() + w::KING_DANGER.len();
+
+/// All weights as one vector, in [`Block::ALL`] order.
+pub fn flat_weights() -> Vec<S> {
+    Block::ALL.iter().flat_map(|b| b.values().iter().copied()).collect()
+}
+
+/// Receives every weight the evaluation uses: `count` times weight `index` (of
+/// [`flat_weights`]) for `color`. The tuner records these; the search's evaluation
+/// passes [`NoTrace`], which compiles away.
+pub trait Trace {
+    fn add(&mut self, index: usize, color: Color, count: i32);
+}
+
+/// The trace of a normal evaluation: nothing.
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: usize, _: Color, _: i32) {}
+}
 
 #[inline]
 fn pst_index(c: Color, sq: Square) -> usize {
@@ -273,6 +295,12 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 /// All terms and the final score.
 pub fn breakdown(pos: &Position) -> Breakdown {
+    traced(pos, &mut NoTrace)
+}
+
+/// All terms and the final score, reporting every weight used to `trace`.
+#[inline]
+pub fn traced<T: Trace>(pos: &Position, trace: &mut T) -> Breakdown {
     let mut t = Breakdown { eg_scale: 64, ..Breakdown::default() };
     let occ = pos.occupied();
     let pawns = [pos.pieces_of(Color::White, PieceType::Pawn), pos.pieces_of(Color::Black, PieceType::Pawn)];
@@ -290,9 +318,12 @@ pub fn breakdown(pos: &Position) -> Breakdown {
         for pt in PieceType::ALL {
             for sq in pos.pieces_of(c, pt) {
                 let i = pst_index(c, sq);
-                t.terms[Term::MaterialPst as usize][us] +=
-                    S(MG_VALUE[pt.index()] + MG_PST[pt.index()][i], EG_VALUE[pt.index()] + EG_PST[pt.index()][i]);
-                phase += PHASE_WEIGHT[pt.index()];
+                let p = pt.index();
+                t.terms[Term::MaterialPst as usize][us] += w::MATERIAL[p];
+                trace.add(Block::Material.offset() + p, c, 1);
+                t.terms[Term::MaterialPst as usize][us] += w::PST[p][i];
+                trace.add(Block::Pst.offset() + p * 64 + i, c, 1);
+                phase += PHASE_WEIGHT[p];
                 let attacks = match pt {
                     PieceType::Knight => knight_attacks(sq),
                     PieceType::Bishop => bishop_attacks(sq, occ),
@@ -300,10 +331,12 @@ pub fn breakdown(pos: &Position) -> Breakdown {
                     PieceType::Queen => queen_attacks(sq, occ),
                     _ => continue,
                 };
-                let k = pt.index() - 1;
-                let (per_square, typical) = MOBILITY[k];
-                let n = (attacks & mobility_area).count() as i32;
-                t.terms[Term::Mobility as usize][us] += per_square * (n - typical);
+                let k = p - 1;
+                let n = (attacks & mobility_area).count() as usize;
+                let mobility =
+                    [Block::MobilityKnight, Block::MobilityBishop, Block::MobilityRook, Block::MobilityQueen][k];
+                t.terms[Term::Mobility as usize][us] += mobility.values()[n];
+                trace.add(mobility.offset() + n, c, 1);
                 if (attacks & king_zone).nonempty() {
                     attackers += 1;
                     units += ATTACK_UNITS[k] + (attacks & king_zone).count() as i32 / 2;
@@ -311,21 +344,25 @@ pub fn breakdown(pos: &Position) -> Breakdown {
                 if pt == PieceType::Rook {
                     let f = file_mask(sq.file().index());
                     if (f & (pawns[0] | pawns[1])).is_empty() {
-                        t.terms[Term::RookFiles as usize][us] += ROOK_OPEN;
+                        t.terms[Term::RookFiles as usize][us] += w::ROOK_OPEN;
+                        trace.add(Block::RookOpen.offset(), c, 1);
                     } else if (f & pawns[us]).is_empty() {
-                        t.terms[Term::RookFiles as usize][us] += ROOK_SEMI_OPEN;
+                        t.terms[Term::RookFiles as usize][us] += w::ROOK_SEMI_OPEN;
+                        trace.add(Block::RookSemiOpen.offset(), c, 1);
                     }
                 }
             }
         }
         // King danger is charged to the defender's account.
         if attackers >= 2 && pos.pieces_of(c, PieceType::Queen).nonempty() {
-            let penalty = (units * units * 2).min(500);
-            t.terms[Term::KingSafety as usize][them.index()] += S(-penalty, 0);
+            let u = (units as usize).min(w::KING_DANGER.len() - 1);
+            t.terms[Term::KingSafety as usize][them.index()] += w::KING_DANGER[u];
+            trace.add(Block::KingDanger.offset() + u, them, 1);
         }
 
         if pos.pieces_of(c, PieceType::Bishop).more_than_one() {
-            t.terms[Term::BishopPair as usize][us] += BISHOP_PAIR;
+            t.terms[Term::BishopPair as usize][us] += w::BISHOP_PAIR;
+            trace.add(Block::BishopPair.offset(), c, 1);
         }
 
         // Pawn structure.
@@ -334,7 +371,8 @@ pub fn breakdown(pos: &Position) -> Breakdown {
         for file in 0..8 {
             let n = (own & file_mask(file)).count() as i32;
             if n > 1 {
-                t.terms[Term::PawnStructure as usize][us] += DOUBLED * (n - 1);
+                t.terms[Term::PawnStructure as usize][us] += w::DOUBLED * (n - 1);
+                trace.add(Block::Doubled.offset(), c, n - 1);
             }
         }
         for sq in own {
@@ -342,19 +380,22 @@ pub fn breakdown(pos: &Position) -> Breakdown {
             let adj = adjacent_files(file);
             let ahead = ranks_ahead(c, sq);
             if (own & adj).is_empty() {
-                t.terms[Term::PawnStructure as usize][us] += ISOLATED;
+                t.terms[Term::PawnStructure as usize][us] += w::ISOLATED;
+                trace.add(Block::Isolated.offset(), c, 1);
             } else if (own & adj & !ahead).is_empty() {
                 // No friendly pawn beside or behind: if the square in front is
                 // covered by an enemy pawn, this pawn can never be defended by a pawn.
                 if let Some(stop) = sq.offset(c.forward() * 8) {
                     if pawn_attacks(c, stop) & theirs != Bitboard::EMPTY {
-                        t.terms[Term::PawnStructure as usize][us] += BACKWARD;
+                        t.terms[Term::PawnStructure as usize][us] += w::BACKWARD;
+                        trace.add(Block::Backward.offset(), c, 1);
                     }
                 }
             }
             if (theirs & ahead & (adj | file_mask(file))).is_empty() && (own & ahead & file_mask(file)).is_empty() {
                 let r = sq.rank().relative(c).index();
-                t.terms[Term::PassedPawns as usize][us] += PASSED[r];
+                t.terms[Term::PassedPawns as usize][us] += w::PASSED[r];
+                trace.add(Block::Passed.offset() + r, c, 1);
             }
         }
 
@@ -362,22 +403,22 @@ pub fn breakdown(pos: &Position) -> Breakdown {
         let ksq = pos.king_square(c);
         let kfile = ksq.file().index();
         let files = file_mask(kfile) | adjacent_files(kfile);
-        let mut shield = 0;
         if ksq.rank().relative(c).index() <= 1 {
             let near_rank = Bitboard::rank(ksq.rank()).forward(c);
             let far_rank = near_rank.forward(c);
-            shield += (own & files & near_rank).count() as i32 * SHIELD_NEAR;
-            shield += (own & files & far_rank).count() as i32 * SHIELD_FAR;
+            let near = (own & files & near_rank).count() as i32;
+            let far = (own & files & far_rank).count() as i32;
+            t.terms[Term::KingSafety as usize][us] += w::SHIELD_NEAR * near + w::SHIELD_FAR * far;
+            trace.add(Block::ShieldNear.offset(), c, near);
+            trace.add(Block::ShieldFar.offset(), c, far);
         }
-        for f in kfile.saturating_sub(1)..=(kfile + 1).min(7) {
-            if (own & file_mask(f)).is_empty() {
-                shield += OPEN_FILE_NEAR_KING;
-            }
-        }
-        t.terms[Term::KingSafety as usize][us] += S(shield, 0);
+        let open = (kfile.saturating_sub(1)..=(kfile + 1).min(7)).filter(|&f| (own & file_mask(f)).is_empty()).count();
+        t.terms[Term::KingSafety as usize][us] += w::OPEN_FILE_NEAR_KING * open as i32;
+        trace.add(Block::OpenFileNearKing.offset(), c, open as i32);
     }
-    let stm = pos.side_to_move().index();
-    t.terms[Term::Tempo as usize][stm] += TEMPO;
+    let stm = pos.side_to_move();
+    t.terms[Term::Tempo as usize][stm.index()] += w::TEMPO;
+    trace.add(Block::Tempo.offset(), stm, 1);
 
     let mut total = S(0, 0);
     for term in &t.terms {

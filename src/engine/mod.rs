@@ -29,6 +29,7 @@
 //! The search threads are a pool that lives as long as the engine ([`threads`]).
 
 pub mod eval;
+pub mod eval_weights;
 pub mod history;
 pub mod movepick;
 pub mod options;
