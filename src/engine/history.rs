@@ -1,26 +1,54 @@
-//! Move-ordering memory that outlives a single node: history (by side, from, to),
-//! killers (by ply) and counter-moves (by the previous move's piece and target).
+//! Move-ordering memory that outlives a single node: quiet history (by side, from, to),
+//! continuation history (by the move played one and two plies earlier and this move's
+//! piece and target), capture history (by piece, target and victim), killers (by ply)
+//! and counter-moves (by the previous move's piece and target); and the static
+//! evaluation's correction (by side to move and pawn structure).
 //! Each search thread has its own; `ucinewgame` clears it.
 
 use super::params;
 use super::score::MAX_PLY;
-use crate::chess::{Color, Move};
+use crate::chess::{Color, Move, PieceType};
 
 /// History values stay within +-HISTORY_MAX (the "gravity" update below).
 pub const HISTORY_MAX: i32 = 16384;
 
+/// A move as continuation history sees it: (`Piece::index` of the mover, target square).
+pub type PieceTo = (usize, usize);
+
+/// The moves played one and two plies before a node (None: a null move, or the root).
+pub type Continuation = [Option<PieceTo>; 2];
+
+const PIECE_TO: usize = 12 * 64;
+
+/// Correction-history entries per side (indexed by the pawn key).
+const CORRECTION_SIZE: usize = 16384;
+/// Corrections are kept in 1/CORRECTION_GRAIN centipawns ...
+const CORRECTION_GRAIN: i32 = 256;
+/// ... and never exceed this many centipawns.
+const CORRECTION_MAX: i32 = 96;
+
 pub struct History {
     butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    /// `[previous piece-to][this piece-to]`, flattened.
+    continuation: Vec<i16>,
+    /// `[piece-to][victim type]`, flattened.
+    capture: Vec<i16>,
     counter: Box<[[Option<Move>; 64]; 12]>,
     killers: [[Option<Move>; 2]; MAX_PLY + 8],
+    /// `[side][pawn key % CORRECTION_SIZE]`, flattened: how far searches found the
+    /// static evaluation off, on average, in positions with this pawn structure.
+    correction: Vec<i32>,
 }
 
 impl Default for History {
     fn default() -> Self {
         History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
+            continuation: vec![0; PIECE_TO * PIECE_TO],
+            capture: vec![0; PIECE_TO * 6],
             counter: Box::new([[None; 64]; 12]),
             killers: [[None; 2]; MAX_PLY + 8],
+            correction: vec![0; 2 * CORRECTION_SIZE],
         }
     }
 }
@@ -30,21 +58,61 @@ pub fn bonus(depth: i32) -> i32 {
     (depth * depth * params::hist_mul() + depth * params::hist_add()).min(params::hist_max())
 }
 
+/// Moves `e` towards +-HISTORY_MAX by `delta`, more slowly the closer it is.
+#[inline]
+fn gravity(e: i32, delta: i32) -> i32 {
+    let delta = delta.clamp(-HISTORY_MAX, HISTORY_MAX);
+    e + delta - e * delta.abs() / HISTORY_MAX
+}
+
+#[inline]
+fn piece_to_index((piece, to): PieceTo) -> usize {
+    piece * 64 + to
+}
+
 impl History {
     pub fn clear(&mut self) {
         *self = History::default();
     }
 
+    /// The butterfly (side, from, to) part of a quiet move's history.
     #[inline]
     pub fn get(&self, side: Color, m: Move) -> i32 {
         self.butterfly[side.index()][m.from().index()][m.to().index()]
     }
 
-    /// Moves the entry towards +-HISTORY_MAX by `delta`, more slowly the closer it is.
+    /// A quiet move's ordering score: butterfly plus both continuation histories.
     #[inline]
-    pub fn update(&mut self, side: Color, m: Move, delta: i32) {
+    pub fn quiet(&self, side: Color, m: Move, moved: PieceTo, cont: &Continuation) -> i32 {
+        let cur = piece_to_index(moved);
+        let mut s = self.get(side, m);
+        for prev in cont.iter().flatten() {
+            s += self.continuation[piece_to_index(*prev) * PIECE_TO + cur] as i32;
+        }
+        s
+    }
+
+    /// Rewards (`delta` > 0) or punishes a quiet move in every table that scores it.
+    pub fn update_quiet(&mut self, side: Color, m: Move, moved: PieceTo, cont: &Continuation, delta: i32) {
         let e = &mut self.butterfly[side.index()][m.from().index()][m.to().index()];
-        *e += delta - *e * delta.abs() / HISTORY_MAX;
+        *e = gravity(*e, delta);
+        let cur = piece_to_index(moved);
+        for prev in cont.iter().flatten() {
+            let e = &mut self.continuation[piece_to_index(*prev) * PIECE_TO + cur];
+            *e = gravity(*e as i32, delta) as i16;
+        }
+    }
+
+    /// A capture's (or promotion's) history: by mover, target and victim (a pawn for a
+    /// non-capturing promotion, which is only ever compared with other tactical moves).
+    #[inline]
+    pub fn capture(&self, moved: PieceTo, victim: Option<PieceType>) -> i32 {
+        self.capture[piece_to_index(moved) * 6 + victim.map_or(0, |v| v.index())] as i32
+    }
+
+    pub fn update_capture(&mut self, moved: PieceTo, victim: Option<PieceType>, delta: i32) {
+        let e = &mut self.capture[piece_to_index(moved) * 6 + victim.map_or(0, |v| v.index())];
+        *e = gravity(*e as i32, delta) as i16;
     }
 
     #[inline]
@@ -64,6 +132,21 @@ impl History {
         self.killers[ply] = [None, None];
     }
 
+    /// What to add to the static evaluation of a position with this side to move and pawn key.
+    #[inline]
+    pub fn correction(&self, side: Color, pawn_key: u64) -> i32 {
+        self.correction[correction_index(side, pawn_key)] / CORRECTION_GRAIN
+    }
+
+    /// A search of `depth` found `error` = search score - raw static evaluation: move the
+    /// correction towards it (an average weighted by depth).
+    pub fn update_correction(&mut self, side: Color, pawn_key: u64, depth: i32, error: i32) {
+        let e = &mut self.correction[correction_index(side, pawn_key)];
+        let w = (depth + 1).clamp(1, 16);
+        let target = error.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+        *e = (*e * (256 - w) + target * w) / 256;
+    }
+
     /// The remembered reply to the previous move (`piece` = Piece::index of its mover).
     #[inline]
     pub fn counter(&self, piece: usize, to: usize) -> Option<Move> {
@@ -72,5 +155,30 @@ impl History {
 
     pub fn set_counter(&mut self, piece: usize, to: usize, m: Move) {
         self.counter[piece][to] = Some(m);
+    }
+}
+
+#[inline]
+fn correction_index(side: Color, pawn_key: u64) -> usize {
+    side.index() * CORRECTION_SIZE + (pawn_key % CORRECTION_SIZE as u64) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gravity_keeps_values_bounded() {
+        let mut e = 0;
+        for _ in 0..1000 {
+            e = gravity(e, 4000);
+            assert!(e <= HISTORY_MAX, "{e}");
+        }
+        assert!(e > HISTORY_MAX * 9 / 10);
+        for _ in 0..1000 {
+            e = gravity(e, -4000);
+            assert!(e >= -HISTORY_MAX, "{e}");
+        }
+        assert!(i16::try_from(e).is_ok());
     }
 }

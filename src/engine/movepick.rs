@@ -1,10 +1,11 @@
 //! Move ordering: every legal move gets a score, then moves are handed out best first
 //! by selection (most nodes cut off after one or two moves, so sorting all is waste).
 //!
-//! Order: TT move; winning/equal captures and queen promotions by MVV-LVA; killers;
-//! the counter-move; quiet moves by history; losing captures and under-promotions last.
+//! Order: TT move; winning/equal captures and queen promotions by victim value and
+//! capture history; killers; the counter-move; quiet moves by history (butterfly plus
+//! continuation); losing captures and under-promotions last.
 
-use super::history::History;
+use super::history::{Continuation, History};
 use super::see::{see_ge, value};
 use crate::chess::movegen::{generate_into, GenKind, MoveList, MAX_MOVES};
 use crate::chess::{Move, PieceType, Position};
@@ -16,13 +17,13 @@ const KILLER_2: i32 = 1_499_000;
 const COUNTER: i32 = 1_498_000;
 const BAD_TACTICAL: i32 = -1_000_000;
 
-/// Scores ordering tactical moves: most valuable victim first, then least valuable attacker.
+/// Scores ordering tactical moves: most valuable victim first, then capture history.
 #[inline]
-pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
-    let victim = pos.captured_piece(m).map_or(0, value);
+fn tactical_score(pos: &Position, m: Move, hist: &History) -> i32 {
+    let victim = pos.captured_piece(m);
     let promo = m.promotion().map_or(0, |p| value(p) - value(PieceType::Pawn));
-    let attacker = pos.piece_at(m.from()).map_or(0, |p| p.kind.index() as i32);
-    (victim + promo) * 8 - attacker
+    let moved = pos.piece_at(m.from()).map_or(0, |p| p.index());
+    (victim.map_or(0, value) + promo) * 16 + hist.capture((moved, m.to().index()), victim) / 16
 }
 
 pub struct MovePicker {
@@ -32,8 +33,15 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// All legal moves for an interior node.
-    pub fn new(pos: &Position, tt_move: Option<Move>, hist: &History, ply: usize, counter: Option<Move>) -> MovePicker {
+    /// All legal moves for an interior node; `cont` are the two previous moves.
+    pub fn new(
+        pos: &Position,
+        tt_move: Option<Move>,
+        hist: &History,
+        ply: usize,
+        counter: Option<Move>,
+        cont: &Continuation,
+    ) -> MovePicker {
         let mut list = MoveList::new();
         generate_into(pos, GenKind::All, &mut list);
         let mut scores = [0; MAX_MOVES];
@@ -45,9 +53,9 @@ impl MovePicker {
             } else if m.is_tactical() {
                 let under = m.promotion().is_some_and(|p| p != PieceType::Queen);
                 if !under && see_ge(pos, m, 0) {
-                    GOOD_TACTICAL + mvv_lva(pos, m)
+                    GOOD_TACTICAL + tactical_score(pos, m, hist)
                 } else {
-                    BAD_TACTICAL + mvv_lva(pos, m)
+                    BAD_TACTICAL + tactical_score(pos, m, hist)
                 }
             } else if Some(m) == killers[0] {
                 KILLER_1
@@ -56,14 +64,15 @@ impl MovePicker {
             } else if Some(m) == counter {
                 COUNTER
             } else {
-                hist.get(us, m)
+                let moved = pos.piece_at(m.from()).map_or(0, |p| p.index());
+                hist.quiet(us, m, (moved, m.to().index()), cont)
             };
         }
         MovePicker { list, scores, next: 0 }
     }
 
     /// Tactical moves only (or every evasion when in check), for quiescence.
-    pub fn new_quiescence(pos: &Position, tt_move: Option<Move>) -> MovePicker {
+    pub fn new_quiescence(pos: &Position, tt_move: Option<Move>, hist: &History) -> MovePicker {
         let mut list = MoveList::new();
         let kind = if pos.in_check() { GenKind::All } else { GenKind::Tactical };
         generate_into(pos, kind, &mut list);
@@ -72,7 +81,7 @@ impl MovePicker {
             scores[i] = if Some(m) == tt_move {
                 TT_MOVE
             } else if m.is_tactical() {
-                GOOD_TACTICAL + mvv_lva(pos, m)
+                GOOD_TACTICAL + tactical_score(pos, m, hist)
             } else {
                 0
             };

@@ -69,7 +69,7 @@ params! {
     /// See `lmr_base`.
     lmr_divisor = 225, 100, 400;
     /// Quiet-move history that cancels one ply of reduction.
-    lmr_history_divisor = 6000, 1000, 20000;
+    lmr_history_divisor = 8000, 1000, 30000;
 
     /// Aspiration window: first half-width around the previous score (centipawns).
     aspiration_delta = 18, 5, 60;
@@ -115,6 +115,30 @@ params! {
     see_quiet = 25, 5, 100;
     /// ... and losing captures losing more than `see_tactical * depth`.
     see_tactical = 90, 20, 200;
+
+    /// Razoring up to this depth, when eval + razor_margin * depth <= alpha.
+    razor_max_depth = 3, 1, 6;
+    /// See `razor_max_depth`.
+    razor_margin = 250, 50, 600;
+
+    /// ProbCut from this depth on, for captures beating beta + probcut_margin.
+    probcut_min_depth = 5, 3, 10;
+    /// See `probcut_min_depth`.
+    probcut_margin = 200, 50, 500;
+
+    /// History pruning of quiet moves up to this depth, when their history < -hp_margin * depth.
+    hp_max_depth = 3, 1, 8;
+    /// See `hp_max_depth`.
+    hp_margin = 2048, 256, 16384;
+
+    /// Singular extensions from this depth on (TT move with a lower bound at most 3 plies shallower).
+    se_min_depth = 6, 4, 12;
+    /// Singular beta: TT score minus `depth * se_beta_margin / 16`.
+    se_beta_margin = 16, 4, 64;
+    /// Double extension when the other moves stay this far below singular beta ...
+    se_double_margin = 20, 0, 100;
+    /// ... at most this many times on one path.
+    se_double_max = 6, 0, 20;
 
     /// Quiescence delta pruning: skip a capture that cannot bring the score within this of alpha.
     qs_delta_margin = 200, 0, 500;

@@ -13,7 +13,7 @@
 //! the search prefers a draw when behind and avoids one when ahead.
 
 use super::eval::evaluate;
-use super::history::{bonus, History};
+use super::history::{bonus, Continuation, History, PieceTo};
 use super::movepick::{is_bad_tactical_score, is_refutation_score, MovePicker};
 use super::params;
 use super::score::{mate_in, mated_in, Score, DRAW, INFINITE, MATE_IN_MAX, MAX_PLY};
@@ -25,7 +25,7 @@ use super::{
     EngineOptions, Limits, Listener, ScoreBound, SearchControl, SearchEvent, SearchInfo, SearchRequest, SearchResult,
 };
 use crate::chess::movegen::{has_legal_move, is_legal};
-use crate::chess::{Move, Position};
+use crate::chess::{Move, PieceType, Position};
 #[cfg(not(feature = "tune"))]
 use once_cell::sync::Lazy;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -277,8 +277,12 @@ struct RootMove {
 struct Frame {
     static_eval: Option<i32>,
     /// (piece index, target square) of the move played from this ply; None for null.
-    moved: Option<(usize, usize)>,
+    moved: Option<PieceTo>,
     null_move: bool,
+    /// The move a singular-extension search at this ply leaves out.
+    excluded: Option<Move>,
+    /// Double extensions on the path to this ply (limited, so the tree stays finite).
+    double_exts: i32,
 }
 
 struct Worker<'a> {
@@ -336,7 +340,7 @@ impl<'a> Worker<'a> {
         keys.extend_from_slice(&sh.history);
         // Root moves in a sensible first order (TT move, captures, history).
         let tt_move = sh.tt.probe(pos.key()).and_then(|e| e.mv).filter(|&m| is_legal(pos, m));
-        let mut picker = MovePicker::new(pos, tt_move, hist, 0, None);
+        let mut picker = MovePicker::new(pos, tt_move, hist, 0, None, &[None, None]);
         let mut root_moves = Vec::new();
         while let Some((m, _)) = picker.next_move() {
             if sh.limits.searchmoves.is_empty() || sh.limits.searchmoves.contains(&m) {
@@ -351,7 +355,7 @@ impl<'a> Worker<'a> {
         }
         if root_moves.is_empty() && !sh.limits.searchmoves.is_empty() {
             // None of the searchmoves is legal: ignore the restriction.
-            let mut picker = MovePicker::new(pos, tt_move, hist, 0, None);
+            let mut picker = MovePicker::new(pos, tt_move, hist, 0, None, &[None, None]);
             while let Some((m, _)) = picker.next_move() {
                 root_moves.push(RootMove {
                     mv: m,
@@ -746,11 +750,13 @@ impl<'a> Worker<'a> {
         }
 
         let key = pos.key();
+        let excluded = self.stack[ply].excluded;
         let tt = self.sh.tt.probe(key);
         let tt_move = tt.and_then(|e| e.mv).filter(|&m| is_legal(pos, m));
         if let Some(e) = tt {
             let s = score_from_tt(e.score, ply);
             if !pv_node
+                && excluded.is_none()
                 && e.depth >= depth
                 && pos.halfmove_clock() < 90
                 && match e.bound {
@@ -763,7 +769,9 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let static_eval = if in_check {
+        // The evaluation as stored in the TT, and as the search uses it (corrected by what
+        // earlier searches found in positions with these pawns).
+        let raw_eval = if in_check {
             None
         } else {
             Some(match tt {
@@ -771,6 +779,7 @@ impl<'a> Worker<'a> {
                 None => evaluate(pos),
             })
         };
+        let static_eval = raw_eval.map(|e| self.corrected(pos, e));
         self.stack[ply].static_eval = static_eval;
         self.stack[ply].null_move = false;
         let improving = match (static_eval, ply.checked_sub(2).and_then(|p| self.stack[p].static_eval)) {
@@ -779,8 +788,34 @@ impl<'a> Worker<'a> {
             _ => false,
         };
         self.hist.clear_killers(ply + 1);
+        self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
 
-        if let (false, Some(eval)) = (pv_node, static_eval) {
+        // For pruning, a TT score is a better estimate than the static evaluation when its
+        // bound points the right way.
+        let eval = match (static_eval, tt) {
+            (Some(se), Some(e)) => {
+                let s = score_from_tt(e.score, ply);
+                let better = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > se,
+                    Bound::Upper => s < se,
+                };
+                Some(if better && !is_mate_score(s) { s } else { se })
+            }
+            _ => static_eval,
+        };
+
+        if let (false, None, Some(eval)) = (pv_node, excluded, eval) {
+            // Razoring: far below alpha near the horizon, only captures could save it.
+            if depth <= params::razor_max_depth() && eval + params::razor_margin() * depth <= alpha {
+                let s = self.qsearch(pos, alpha, alpha + 1, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if s <= alpha {
+                    return s;
+                }
+            }
             // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
             if depth <= params::rfp_max_depth()
                 && !is_mate_score(beta)
@@ -813,6 +848,21 @@ impl<'a> Worker<'a> {
                     return if is_mate_score(s) { beta } else { s };
                 }
             }
+            // ProbCut: a good capture that beats beta by a margin in a reduced search
+            // very likely beats beta in the full one.
+            let pc_beta = beta + params::probcut_margin();
+            if depth >= params::probcut_min_depth()
+                && !is_mate_score(beta)
+                && !tt.is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < pc_beta)
+            {
+                let raw = raw_eval.unwrap_or(eval);
+                if let Some(s) = self.probcut(pos, key, tt_move, (eval, raw), pc_beta, depth, ply, cut_node) {
+                    return s;
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
         }
 
         // Internal iterative reduction: without a TT move the ordering is poor; search shallower.
@@ -822,8 +872,9 @@ impl<'a> Worker<'a> {
             depth
         };
 
-        let counter = self.stack[ply - 1].moved.and_then(|(p, to)| self.hist.counter(p, to));
-        let mut picker = MovePicker::new(pos, tt_move, self.hist, ply, counter);
+        let cont: Continuation = [self.stack[ply - 1].moved, ply.checked_sub(2).and_then(|p| self.stack[p].moved)];
+        let counter = cont[0].and_then(|(p, to)| self.hist.counter(p, to));
+        let mut picker = MovePicker::new(pos, tt_move, self.hist, ply, counter, &cont);
         if picker.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
@@ -832,15 +883,26 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut searched = 0usize;
-        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
+        let mut quiets_tried: [Option<(Move, PieceTo)>; 64] = [None; 64];
         let mut n_quiets = 0;
+        let mut captures_tried: [(PieceTo, Option<PieceType>); 32] = [((0, 0), None); 32];
+        let mut n_captures = 0;
         self.keys.push(key);
 
         while let Some((m, order)) = picker.next_move() {
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = !m.is_tactical();
             let refutation = is_refutation_score(order);
+            let moved: PieceTo = (pos.piece_at(m.from()).map_or(0, |p| p.index()), m.to().index());
+            let quiet_history = if quiet { self.hist.quiet(us, m, moved, &cont) } else { 0 };
             if best > -MATE_IN_MAX && !in_check && searched > 0 {
                 if quiet {
+                    // History pruning: near the horizon, a move that has kept failing is skipped.
+                    if depth <= params::hp_max_depth() && !refutation && quiet_history < -params::hp_margin() * depth {
+                        continue;
+                    }
                     // Late-move pruning.
                     if !pv_node
                         && depth <= params::lmp_max_depth()
@@ -849,7 +911,7 @@ impl<'a> Worker<'a> {
                         continue;
                     }
                     // Futility pruning.
-                    if let Some(eval) = static_eval {
+                    if let Some(eval) = eval {
                         if depth <= params::fp_max_depth()
                             && !refutation
                             && eval + params::fp_base() + params::fp_per_depth() * depth <= alpha
@@ -868,11 +930,56 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            let mut ext = 0;
+            let mut singular_searched = false;
+            if let Some(e) = tt.filter(|_| Some(m) == tt_move && excluded.is_none()) {
+                let tt_score = score_from_tt(e.score, ply);
+                if depth >= params::se_min_depth()
+                    && e.depth >= depth - 3
+                    && e.bound != Bound::Upper
+                    && !is_mate_score(tt_score)
+                    && ply < 2 * self.root_depth as usize
+                {
+                    // Singular extension: is the TT move much better than every other move?
+                    // Search the rest at half depth against a bound a little below its score.
+                    let s_beta = tt_score - depth * params::se_beta_margin() / 16;
+                    self.keys.pop();
+                    self.stack[ply].excluded = Some(m);
+                    let s = self.search(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
+                    self.stack[ply].excluded = None;
+                    self.keys.push(key);
+                    if self.stopped {
+                        self.keys.pop();
+                        return 0;
+                    }
+                    singular_searched = true;
+                    if s < s_beta {
+                        ext = if !pv_node
+                            && s < s_beta - params::se_double_margin()
+                            && self.stack[ply].double_exts < params::se_double_max()
+                        {
+                            2
+                        } else {
+                            1
+                        };
+                    } else if s_beta >= beta {
+                        // Multi-cut: another move also beats beta; this node will fail high.
+                        self.keys.pop();
+                        return s_beta;
+                    } else if tt_score >= beta {
+                        // The TT move is not the only good one: it need not be searched so deep.
+                        ext = -1;
+                    }
+                }
+            }
             let child = pos.make_move(m);
             let gives_check = child.in_check();
-            let ext = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            if !singular_searched {
+                ext = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            }
             let new_depth = depth - 1 + ext;
-            self.stack[ply].moved = pos.piece_at(m.from()).map(|p| (p.index(), m.to().index()));
+            self.stack[ply + 1].double_exts = self.stack[ply].double_exts + (ext >= 2) as i32;
+            self.stack[ply].moved = Some(moved);
             searched += 1;
 
             let score = if searched == 1 {
@@ -897,7 +1004,11 @@ impl<'a> Worker<'a> {
                         r -= 1;
                     }
                     if quiet {
-                        r -= self.hist.get(us, m) / params::lmr_history_divisor();
+                        r -= quiet_history / params::lmr_history_divisor();
+                        // When the TT move is a capture, the quiet moves are likely worse.
+                        if tt_move.is_some_and(|t| t.is_tactical()) {
+                            r += 1;
+                        }
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -923,27 +1034,39 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        let b = bonus(depth);
                         if quiet {
-                            let b = bonus(depth);
-                            self.hist.update(us, m, b);
-                            for q in quiets_tried.iter().take(n_quiets).flatten() {
-                                self.hist.update(us, *q, -b);
+                            self.hist.update_quiet(us, m, moved, &cont, b);
+                            for &(q, qm) in quiets_tried[..n_quiets].iter().flatten() {
+                                self.hist.update_quiet(us, q, qm, &cont, -b);
                             }
                             self.hist.add_killer(ply, m);
-                            if let Some((p, to)) = self.stack[ply - 1].moved {
+                            if let Some((p, to)) = cont[0] {
                                 self.hist.set_counter(p, to, m);
                             }
+                        } else {
+                            self.hist.update_capture(moved, pos.captured_piece(m), b);
+                        }
+                        for &(cm, victim) in &captures_tried[..n_captures] {
+                            self.hist.update_capture(cm, victim, -b);
                         }
                         break;
                     }
                 }
             }
             if quiet && n_quiets < quiets_tried.len() {
-                quiets_tried[n_quiets] = Some(m);
+                quiets_tried[n_quiets] = Some((m, moved));
                 n_quiets += 1;
+            } else if !quiet && n_captures < captures_tried.len() {
+                captures_tried[n_captures] = (moved, pos.captured_piece(m));
+                n_captures += 1;
             }
         }
         self.keys.pop();
+        if excluded.is_some() {
+            // A singular-extension search: its result is not this node's; nothing to store.
+            return if searched == 0 { alpha } else { best };
+        }
 
         let bound = if best >= beta {
             Bound::Lower
@@ -952,8 +1075,66 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.sh.tt.store(key, best_move, score_to_tt(best, ply), static_eval.unwrap_or(0), depth, bound);
+        if let (Some(raw), Some(eval)) = (raw_eval, static_eval) {
+            // Teach the correction history when the result says something about the
+            // evaluation: not after a capture (material, not structure), and only in the
+            // direction the bound allows.
+            let informative = match bound {
+                Bound::Lower => best > eval,
+                Bound::Upper => best < eval,
+                Bound::Exact => true,
+            };
+            if informative && best_move.is_none_or(|m| !m.is_tactical()) && !is_mate_score(best) {
+                self.hist.update_correction(us, pos.pawn_key(), depth, best - raw);
+            }
+        }
+        self.sh.tt.store(key, best_move, score_to_tt(best, ply), raw_eval.unwrap_or(0), depth, bound);
         best
+    }
+
+    /// ProbCut's captures (see [`Self::search`]): the score that proves a cutoff, if any.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        tt_move: Option<Move>,
+        (eval, raw_eval): (i32, i32),
+        pc_beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let mut picker = MovePicker::new_quiescence(pos, tt_move.filter(|m| m.is_tactical()), self.hist);
+        self.keys.push(key);
+        let mut result = None;
+        while let Some((m, _)) = picker.next_move() {
+            if !see_ge(pos, m, pc_beta - eval) {
+                continue;
+            }
+            let child = pos.make_move(m);
+            self.stack[ply].moved = Some((pos.piece_at(m.from()).map_or(0, |p| p.index()), m.to().index()));
+            let mut s = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1);
+            if s >= pc_beta && !self.stopped {
+                s = -self.search(&child, -pc_beta, -pc_beta + 1, depth - 4, ply + 1, !cut_node);
+            }
+            if self.stopped {
+                break;
+            }
+            if s >= pc_beta {
+                self.sh.tt.store(key, Some(m), score_to_tt(s, ply), raw_eval, depth - 3, Bound::Lower);
+                result = Some(s);
+                break;
+            }
+        }
+        self.keys.pop();
+        result
+    }
+
+    /// A static evaluation plus the correction history's adjustment.
+    #[inline]
+    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        (raw + self.hist.correction(pos.side_to_move(), pos.pawn_key())).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
     }
 
     fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -987,19 +1168,20 @@ impl<'a> Worker<'a> {
         }
         let tt_move = tt.and_then(|e| e.mv).filter(|&m| m.is_tactical() || in_check).filter(|&m| is_legal(pos, m));
 
-        let (stand_pat, mut best) = if in_check {
-            (None, -INFINITE)
+        let (raw_eval, stand_pat, mut best) = if in_check {
+            (None, None, -INFINITE)
         } else {
-            let e = tt.map_or_else(|| evaluate(pos), |t| t.eval);
+            let raw = tt.map_or_else(|| evaluate(pos), |t| t.eval);
+            let e = self.corrected(pos, raw);
             if e >= beta {
                 return e;
             }
             alpha = alpha.max(e);
-            (Some(e), e)
+            (Some(raw), Some(e), e)
         };
         let start_alpha = alpha;
         let mut best_move = None;
-        let mut picker = MovePicker::new_quiescence(pos, tt_move);
+        let mut picker = MovePicker::new_quiescence(pos, tt_move, self.hist);
         if in_check && picker.is_empty() {
             return mated_in(ply);
         }
@@ -1044,7 +1226,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.sh.tt.store(key, best_move, score_to_tt(best, ply), stand_pat.unwrap_or(0), 0, bound);
+        self.sh.tt.store(key, best_move, score_to_tt(best, ply), raw_eval.unwrap_or(0), 0, bound);
         best
     }
 }
