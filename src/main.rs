@@ -1,5 +1,5 @@
 //! The `arbiter` binary: the UCI loop by default, and the perft, bench, explain,
-//! selfplay and texel subcommands.
+//! selfplay, texel and levels subcommands.
 
 use arbiter::chess::attacks;
 use arbiter::tools::{bench, perft};
@@ -35,6 +35,8 @@ enum Command {
     Selfplay(Box<arbiter::tools::selfplay::SelfplayArgs>),
     /// Fit the evaluation's weights to game results from `selfplay --datagen` (Texel's method).
     Texel(arbiter::tools::texel::TexelArgs),
+    /// Show what each UCI_Elo level does (nodes, lines, noise) under UCI_LimitStrength.
+    Levels(arbiter::tools::levels::LevelsArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Some(Command::Explain(args)) => arbiter::tools::explain::run(args),
         Some(Command::Selfplay(args)) => arbiter::tools::selfplay::run(*args),
         Some(Command::Texel(args)) => arbiter::tools::texel::run(args),
+        Some(Command::Levels(args)) => arbiter::tools::levels::run(args),
         None => {
             arbiter::uci::run_stdio();
             // Exit at once even if a search thread is still unwinding (quit mid-search).

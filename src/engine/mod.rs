@@ -37,9 +37,13 @@ pub mod params;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod strength;
+mod strength_fit;
 pub mod threads;
 pub mod time;
 pub mod tt;
+pub mod wdl;
+mod wdl_fit;
 
 pub use options::{EngineOptions, OptionError, OptionValue};
 pub use score::Score;
@@ -201,6 +205,8 @@ pub struct SearchInfo {
     pub multipv: u32,
     pub score: Score,
     pub bound: ScoreBound,
+    /// Expected outcome of `score` (only with `UCI_ShowWDL`).
+    pub wdl: Option<wdl::Wdl>,
     pub nodes: u64,
     pub nps: u64,
     /// Permille of the hash used by this search.

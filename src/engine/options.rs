@@ -22,6 +22,11 @@ pub struct EngineOptions {
     pub move_overhead: Duration,
     /// UCI_Chess960: castling moves are read and written as king takes own rook (`e1h1`).
     pub chess960: bool,
+    /// Play at the level `elo` instead of full strength (see `strength`).
+    pub limit_strength: bool,
+    pub elo: u32,
+    /// Add `wdl W D L` to `info` lines (see `wdl`).
+    pub show_wdl: bool,
 }
 
 impl Default for EngineOptions {
@@ -35,6 +40,9 @@ impl Default for EngineOptions {
             ponder: false,
             move_overhead: Duration::ZERO,
             chess960: false,
+            limit_strength: false,
+            elo: 0,
+            show_wdl: false,
         };
         for spec in OPTIONS {
             spec.apply(&mut o, spec.default_value());
@@ -97,6 +105,21 @@ pub const OPTIONS: &[UciOption] = &[
             set: |o, v| o.move_overhead = Duration::from_millis(v as u64),
         },
         doc: "Milliseconds kept in reserve per move for GUI/transport lag.",
+    },
+    UciOption {
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check { default: false, set: |o, v| o.limit_strength = v },
+        doc: "Play at the level `UCI_Elo` instead of full strength ([levels](docs/levels.md)).",
+    },
+    UciOption {
+        name: "UCI_Elo",
+        kind: OptionKind::Spin { default: 1500, min: 1000, max: 2800, set: |o, v| o.elo = v as u32 },
+        doc: "The level, in Elo on the CCRL Blitz scale, measured against rated engines ([levels](docs/levels.md)).",
+    },
+    UciOption {
+        name: "UCI_ShowWDL",
+        kind: OptionKind::Check { default: false, set: |o, v| o.show_wdl = v },
+        doc: "Adds `wdl W D L` (per mille, side to move) to `info` lines, from a model of Arbiter's own games.",
     },
     UciOption {
         name: "Clear Hash",

@@ -18,6 +18,7 @@ use super::movepick::{is_bad_tactical_score, is_refutation_score, MovePicker};
 use super::params;
 use super::score::{mate_in, mated_in, Score, DRAW, INFINITE, MATE_IN_MAX, MAX_PLY};
 use super::see::see_ge;
+use super::strength::{Handicap, Level};
 use super::threads::ThreadData;
 use super::time::{budget, stability_scale, TimeBudget};
 use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
@@ -77,7 +78,15 @@ pub(super) struct Shared {
     budget: Option<TimeBudget>,
     position: Position,
     limits: Limits,
+    /// Root lines searched (at least the `MultiPV` option; more for a strength level).
     multipv: usize,
+    /// Root lines reported (the `MultiPV` option).
+    reported_lines: usize,
+    /// Playing below full strength (`UCI_LimitStrength`): only the main thread searches,
+    /// and the move is chosen among its lines.
+    handicap: Option<Handicap>,
+    /// Material on the root position, for the win/draw/loss model (`UCI_ShowWDL`).
+    wdl_material: Option<u32>,
     /// Keys of the positions before the root, oldest first.
     history: Vec<u64>,
     /// What each helper thread found, and how many are still searching.
@@ -118,16 +127,24 @@ impl Shared {
             limits.infinite = true;
         }
         let threads = threads.max(1);
+        let mut budget = budget(&limits, position.side_to_move(), options.move_overhead);
+        let handicap = options
+            .limit_strength
+            .then(|| Handicap::new(Level::for_elo(options.elo), &position, &mut limits, &mut budget));
+        let lines = options.multipv.max(1);
         Shared {
             tt,
             control,
             abort: AtomicBool::new(false),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             start,
-            budget: budget(&limits, position.side_to_move(), options.move_overhead),
+            budget,
+            wdl_material: options.show_wdl.then(|| super::wdl::material(&position)),
             position,
             limits,
-            multipv: options.multipv.max(1),
+            multipv: lines.max(handicap.map_or(1, |h| h.lines())),
+            reported_lines: lines,
+            handicap,
             history,
             helpers: Mutex::new(HelperResults { running: threads - 1, found: Vec::new() }),
             helpers_done: Condvar::new(),
@@ -198,8 +215,7 @@ impl Shared {
     }
 
     /// An `info` line of this search: `score` is internal, the counters are as of now.
-    /// (The one place an `info` line is made: a new field, such as a win/draw/loss
-    /// estimate, is computed here.)
+    /// (The one place an `info` line is made.)
     fn info(
         &self,
         depth: u32,
@@ -211,12 +227,14 @@ impl Shared {
     ) -> SearchInfo {
         let elapsed = self.start.elapsed();
         let nodes = self.total_nodes();
+        let score = Score::from_internal(score);
         SearchInfo {
             depth,
             seldepth,
             multipv,
-            score: Score::from_internal(score),
+            score,
             bound,
+            wdl: self.wdl_material.map(|m| super::wdl::wdl(score, m)),
             nodes,
             nps: nps(nodes, elapsed),
             hashfull: self.tt.hashfull(),
@@ -230,11 +248,19 @@ impl Shared {
 /// main thread (id 0) is done; the main thread reports progress, waits for the helpers,
 /// picks the result and sends it as the last event.
 pub(super) fn run_thread(sh: &Shared, id: usize, data: &mut ThreadData) {
-    let found = catch_unwind(AssertUnwindSafe(|| Worker::new(id, sh, &mut data.history).iterative_deepening()))
-        .unwrap_or_else(|_| {
-            log::error!("search thread {id} panicked");
-            None
-        });
+    // A strength level is one thread's search (its node budget means the same with any
+    // number of threads).
+    let idle = id != 0 && sh.handicap.is_some();
+    let found = if idle {
+        None
+    } else {
+        catch_unwind(AssertUnwindSafe(|| Worker::new(id, sh, &mut data.history).iterative_deepening())).unwrap_or_else(
+            |_| {
+                log::error!("search thread {id} panicked");
+                None
+            },
+        )
+    };
     if id != 0 {
         let mut h = sh.lock_helpers();
         h.found.extend(found);
@@ -251,6 +277,12 @@ pub(super) fn run_thread(sh: &Shared, id: usize, data: &mut ThreadData) {
         std::thread::sleep(Duration::from_micros(500));
         if !sh.control.is_pondering() && !sh.limits.infinite {
             break;
+        }
+    }
+    // A strength level answers after its thinking time, like a person, not at once.
+    if let Some(think) = sh.handicap.and_then(|h| h.think_time()) {
+        while !sh.control.is_stopped() && sh.clock_elapsed().is_none_or(|e| e < think) {
+            std::thread::sleep(Duration::from_millis(1));
         }
     }
     result.nodes = sh.total_nodes();
@@ -504,7 +536,10 @@ impl<'a> Worker<'a> {
                     } else {
                         break;
                     }
-                    if self.is_main() && self.sh.start.elapsed() > Duration::from_secs(3) {
+                    if self.is_main()
+                        && pv_idx < self.sh.reported_lines
+                        && self.sh.start.elapsed() > Duration::from_secs(3)
+                    {
                         self.report(|| SearchEvent::Info(self.info_line(pv_idx, depth)));
                     }
                     delta += delta / 2 + 5;
@@ -523,7 +558,7 @@ impl<'a> Worker<'a> {
             if !self.is_main() {
                 continue;
             }
-            for i in 0..multipv {
+            for i in 0..multipv.min(self.sh.reported_lines) {
                 self.report(|| SearchEvent::Info(self.info_line(i, depth)));
             }
             let best = self.root_moves[0].mv;
@@ -558,7 +593,7 @@ impl<'a> Worker<'a> {
             }
         }
         self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
-        let best = &best_snapshot[0];
+        let best = &best_snapshot[self.chosen_line(&best_snapshot[..multipv], best_seldepth)];
         let ponder = best.pv.get(1).copied().or_else(|| {
             let child = pos.make_move(best.mv);
             self.sh.tt.probe(child.key()).and_then(|e| e.mv).filter(|&m| is_legal(&child, m))
@@ -574,6 +609,25 @@ impl<'a> Worker<'a> {
             time: self.sh.start.elapsed(),
         };
         Some(ThreadBest { result, score: best.score })
+    }
+
+    /// The line to play from the last completed iteration's `lines` (best first): the
+    /// first, unless a strength level chooses another, which is then reported as the
+    /// principal variation so the best move is always the last PV's first move.
+    fn chosen_line(&self, lines: &[RootMove], seldepth: u32) -> usize {
+        let Some(handicap) = self.sh.handicap.filter(|_| self.is_main() && self.completed_depth > 0) else {
+            return 0;
+        };
+        let scores: Vec<i32> = lines.iter().map(|l| l.score).take_while(|&s| s > -INFINITE).collect();
+        let i = handicap.choose(&scores);
+        if i > 0 {
+            let l = &lines[i];
+            let depth = self.completed_depth as u32;
+            self.report(|| {
+                SearchEvent::Info(self.sh.info(depth, seldepth, 1, l.score, ScoreBound::Exact, l.pv.clone()))
+            });
+        }
+        i
     }
 
     /// The deepest ply any root move reached in this iteration, never less than its depth.

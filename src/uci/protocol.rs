@@ -275,6 +275,9 @@ pub fn info_line(i: &SearchInfo) -> String {
         ScoreBound::Upper => s.push_str(" upperbound"),
         ScoreBound::Exact => {}
     }
+    if let Some(w) = i.wdl {
+        s.push_str(&format!(" wdl {} {} {}", w.win, w.draw, w.loss));
+    }
     s.push_str(&format!(" nodes {} nps {} hashfull {} time {}", i.nodes, i.nps, i.hashfull, i.time.as_millis()));
     if !i.pv.is_empty() {
         s.push_str(" pv");
@@ -509,12 +512,17 @@ mod tests {
             multipv: 1,
             score: Score::Mate(-3),
             bound: ScoreBound::Exact,
+            wdl: Some(crate::engine::wdl::Wdl { win: 0, draw: 20, loss: 980 }),
             nodes: 1000,
             nps: 5000,
             hashfull: 3,
             time: Duration::from_millis(200),
             pv: vec![e2e4],
         };
+        assert_eq!(
+            info_line(&info),
+            "info depth 9 seldepth 14 multipv 1 score mate -3 wdl 0 20 980 nodes 1000 nps 5000 hashfull 3 time 200 pv e2e4"
+        );
         assert_eq!(
             parse_engine_line(&info_line(&info)),
             EngineLine::Info { depth: Some(9), score: Some(Score::Mate(-3)) }
