@@ -127,6 +127,9 @@ def play(first, name, anchor, games, args, outdir, hoi_rc, seed):
 def score_pgn(path, name):
     w = d = l = 0
     white = black = None
+    if not os.path.exists(path):
+        print(f"no games in {path}: see its .log", flush=True)
+        return w, d, l
     with open(path) as f:
         for line in f:
             m = re.match(r'\[(White|Black|Result) "(.*)"\]', line)
@@ -209,8 +212,9 @@ def write_fit(points, provenance):
             f.write(f"//! {line}\n")
         f.write("\npub const POINTS: &[(f64, f64)] = &[\n")
         for s, e in points:
-            f.write(f"    ({s:.2}, {e:.1}),\n")
+            f.write(f"    ({s:.2f}, {e:.1f}),\n")
         f.write("];\n")
+    subprocess.run(["rustfmt", "--edition", "2021", path], check=False)  # the repository's layout
 
 
 def rate_derived(args, hoi_rc, outdir):
@@ -273,7 +277,8 @@ def main():
     ap.add_argument("--passes", type=int, default=2)
     ap.add_argument("--tolerance", type=float, default=100)
     ap.add_argument("--window", type=float, default=450, help="anchors within this many Elo of a level")
-    ap.add_argument("--derived-games", type=int, default=100, help="games to rate each derived anchor")
+    ap.add_argument("--derived-games", type=int, default=100,
+                    help="games to rate each derived anchor (0: no derived anchors)")
     ap.add_argument("--openings", default=os.path.join(ROOT, "tests/data/openings.epd"))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nice", type=int, default=10)
@@ -282,12 +287,15 @@ def main():
     ap.add_argument("--rebuild", action="store_true", help="cargo build --release after refitting (with --write)")
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
+    args.out = os.path.abspath(args.out)  # the engines do not run in this directory
     os.makedirs(args.out, exist_ok=True)
     hoi_rc = os.path.join(args.out, "hoichess.rc")
     open(hoi_rc, "w").write(HOI_RC)
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     command = "scripts/calibrate_levels.py " + " ".join(sys.argv[1:])
+    if args.derived_games == 0:
+        ANCHORS[:] = [a for a in ANCHORS if not a.base]
     derived = rate_derived(args, hoi_rc, args.out)
     all_points = []
     for p in range(1, args.passes + 1):

@@ -32,10 +32,13 @@ def material(board: str) -> int:
 
 
 def read(paths):
-    """Counts per (material, score bin): [wins, draws, losses] from the side to move's view."""
-    bins = defaultdict(lambda: [0, 0, 0])
-    positions = 0
+    """Weights per (material, score bin): [wins, draws, losses] from the side to move's view, each
+    game weighing the same (a long drawn endgame would otherwise outweigh many short games).
+    A game ends where the move number drops (--datagen writes each game's positions in order)."""
+    bins = defaultdict(lambda: [0.0, 0.0, 0.0])
+    games = []
     for path in paths:
+        game, last_move = [], None
         with open(path) as f:
             for line in f:
                 parts = [p.strip() for p in line.split("|")]
@@ -44,18 +47,28 @@ def read(paths):
                 fen, score, result = parts
                 fields = fen.split()
                 try:
-                    v, r = int(score), float(result)
-                except ValueError:
+                    v, r, move = int(score), float(result), int(fields[5])
+                except (ValueError, IndexError):
                     continue
-                if len(fields) < 2 or abs(v) > SCORE_CAP:
+                if last_move is not None and move < last_move:
+                    games.append(game)
+                    game = []
+                last_move = move
+                if abs(v) > SCORE_CAP:
                     continue
                 if fields[1] == "b":
                     v, r = -v, 1.0 - r
                 m = min(max(material(fields[0]), 17), 78)
                 outcome = 0 if r > 0.75 else (1 if r > 0.25 else 2)
-                bins[(m, SCORE_BIN * round(v / SCORE_BIN))][outcome] += 1
-                positions += 1
-    return bins, positions
+                game.append((m, SCORE_BIN * round(v / SCORE_BIN), outcome))
+        games.append(game)
+    games = [g for g in games if g]
+    positions = sum(len(g) for g in games)
+    mean = positions / max(len(games), 1)
+    for g in games:
+        for m, v, outcome in g:
+            bins[(m, v)][outcome] += mean / len(g)
+    return bins, positions, len(games)
 
 
 def probabilities(theta, v, m):
@@ -139,7 +152,7 @@ def calibration_table(theta, bins):
                     pred[k] += p[k] * c
         total = sum(n)
         if total:
-            rows.append((lo, total, [x / total for x in n], [x / total for x in pred]))
+            rows.append((lo, round(total), [x / total for x in n], [x / total for x in pred]))
     return rows
 
 
@@ -148,16 +161,15 @@ def main():
     ap.add_argument("data", nargs="+")
     ap.add_argument("--write", help="write the coefficients to this Rust file (src/engine/wdl_fit.rs)")
     ap.add_argument("--command", default="", help="the command that made the data, recorded in the file")
-    ap.add_argument("--games", default="?", help="how many games the data comes from, recorded in the file")
     args = ap.parse_args()
-    bins, positions = read(args.data)
+    bins, positions, games = read(args.data)
     if positions < 1000:
         sys.exit(f"only {positions} usable positions: too few to fit")
     theta, nll = fit(bins)
-    print(f"{positions} positions, {len(bins)} bins, mean -log L {nll / positions:.4f}")
+    print(f"{positions} positions from {games} games, {len(bins)} bins, mean -log L {nll / positions:.4f}")
     print("a(x) = %.2f + %.2f x + %.2f x^2" % tuple(theta[:3]))
     print("b(x) = %.2f + %.2f x + %.2f x^2" % tuple(theta[3:]))
-    print("score band   positions   observed W/D/L      predicted W/D/L")
+    print("score band   weight      observed W/D/L      predicted W/D/L")
     for lo, n, obs, pred in calibration_table(theta, bins):
         print(
             f"[{lo:5},{lo + 100:5})  {n:9}   {obs[0]:.3f}/{obs[1]:.3f}/{obs[2]:.3f}   "
@@ -174,7 +186,7 @@ def main():
                 "//! The fitted win/draw/loss model: written by `scripts/fit_wdl.py`, do not edit by hand\n"
                 "//! (see docs/engine.md#win-draw-loss). `a` and `b` are quadratic in material / 58.\n"
                 "//!\n"
-                f"//! Fitted {today} at commit {commit} on {positions} positions from {args.games} games:\n"
+                f"//! Fitted {today} at commit {commit} on {positions} positions from {games} games:\n"
                 f"//! `{args.command}`\n\n"
                 f"pub const A: [f64; 3] = [{theta[0]:.3f}, {theta[1]:.3f}, {theta[2]:.3f}];\n"
                 f"pub const B: [f64; 3] = [{theta[3]:.3f}, {theta[4]:.3f}, {theta[5]:.3f}];\n"

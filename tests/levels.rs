@@ -135,11 +135,13 @@ fn show_wdl_adds_an_outcome_to_every_info_line() {
     assert!(infos.iter().all(|i| i.wdl.is_none()));
     let mut e = engine(&[("UCI_ShowWDL", "true")]);
     let (_, infos) = search(&mut e, HANGING_QUEEN, depth.clone());
+    assert!(infos.iter().all(|i| i.wdl.is_some_and(|w| w.win + w.draw + w.loss == 1000)));
+    // Taking the queen leaves a rook up with pawns on both sides: in our self-play games
+    // such positions were mostly won, a few drawn, almost never lost.
     let last = infos.last().and_then(|i| i.wdl).expect("wdl");
-    assert_eq!(last.win + last.draw + last.loss, 1000);
-    assert!(last.win > 900, "a queen up: {last:?}");
+    assert!(last.win > 800 && last.loss < 20, "a rook up: {last:?}");
     // From the side to move's view: Black to move takes a loose queen.
     let (_, infos) = search(&mut e, "3r2k1/5ppp/8/3Q4/8/8/5PPP/6K1 b - - 0 1", depth);
     let w = infos.last().and_then(|i| i.wdl).expect("wdl");
-    assert!(w.win > 900, "{w:?}");
+    assert!(w.win > 800 && w.loss < 20, "{w:?}");
 }

@@ -1,7 +1,7 @@
 //! The measured strength of the levels: written by `scripts/calibrate_levels.py`, do not
 //! edit by hand (see docs/levels.md). Each point is (skill, Elo on the CCRL Blitz scale).
 //!
-//! Source: placeholder guesses before the first calibration run.
+//! Source: pass 1 of `scripts/calibrate_levels.py --binary target/cal/arbiter --levels 1400,1700,2000,2300,2600 --games 50 --tc 4+0.04 --concurrency 1 --passes 1 --derived-games 0 --write --out target/levels-p1`,
+//! 2026-11-30, commit d23f993, tc 4+0.04, 50 games per level.
 
-pub const POINTS: &[(f64, f64)] =
-    &[(-40.0, 800.0), (0.0, 1200.0), (20.0, 1600.0), (40.0, 2000.0), (60.0, 2350.0), (80.0, 2600.0), (120.0, 2950.0)];
+pub const POINTS: &[(f64, f64)] = &[(17.50, 1458.9), (40.00, 1643.1), (57.14, 2019.9), (80.00, 2767.0)];
