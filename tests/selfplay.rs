@@ -409,6 +409,18 @@ fn statistics_match_known_values() {
     let weak = Tally { wins: 200, draws: 200, losses: 600, penta: [0; 5] };
     assert_eq!(sprt.decision(&weak), SprtDecision::AcceptH0);
 
+    // One 1.5-0.5 pair carries no variance: its LLR is past the bound, but no decision is taken
+    // before SPRT_MIN_SAMPLES pairs; twenty such pairs do decide.
+    let sprt10 = Sprt::parse("elo0=0 elo1=10").unwrap();
+    let one = Tally { wins: 1, draws: 1, penta: [0, 0, 0, 1, 0], ..Tally::default() };
+    assert!(sprt10.llr(&one).0 > sprt10.bounds().1);
+    assert_eq!(sprt10.decision(&one), SprtDecision::Continue);
+    let twenty = Tally { wins: 20, draws: 20, penta: [0, 0, 0, 20, 0], ..Tally::default() };
+    assert_eq!(twenty.pairs(), stats::SPRT_MIN_SAMPLES);
+    assert_eq!(sprt10.decision(&twenty), SprtDecision::AcceptH1);
+    let three_wins = Tally { wins: 3, ..Tally::default() };
+    assert_eq!(sprt10.decision(&three_wins), SprtDecision::Continue);
+
     for bad in ["", "elo0=5 elo1=0", "elo0=0", "elo0=0 elo1=5 alpha=2", "elo0=x elo1=5", "elo0=0 elo1=5 gamma=1"] {
         assert!(Sprt::parse(bad).is_err(), "{bad}");
     }
@@ -548,7 +560,9 @@ fn sprt_stops_the_match_early() {
     cfg.sprt = Some(Sprt::parse("elo0=0 elo1=10").unwrap());
     let s = run_match(cfg).unwrap();
     assert_eq!(s.sprt, Some(SprtDecision::AcceptH1));
-    assert!(s.tally.games() < 40, "{} games", s.tally.games());
+    // Not before SPRT_MIN_SAMPLES samples, and soon after: every game is a win.
+    let games = s.tally.games();
+    assert!((stats::SPRT_MIN_SAMPLES..2 * stats::SPRT_MIN_SAMPLES + 2).contains(&games), "{games} games");
     assert_eq!(s.tally.losses, 0);
 }
 

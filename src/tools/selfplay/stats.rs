@@ -168,6 +168,11 @@ impl Tally {
     }
 }
 
+/// The GSPRT takes the variance from the sample itself. Over a handful of samples that estimate
+/// is meaningless (one pair has none: only the regularising fractions are left), and the LLR
+/// leapt past a bound after a single 1.5-0.5 pair; so no decision before this many samples.
+pub const SPRT_MIN_SAMPLES: u64 = 20;
+
 /// SPRT parameters: H0 "Elo = elo0" against H1 "Elo = elo1", error rates alpha and beta.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -246,7 +251,12 @@ impl Sprt {
         (gsprt_llr(n, mu, var, self.elo0, self.elo1), model)
     }
 
+    /// No decision before [`SPRT_MIN_SAMPLES`] samples (pairs with `--repeat`, games without).
     pub fn decision(&self, t: &Tally) -> SprtDecision {
+        let samples = if t.pairs() > 0 { t.pairs() } else { t.games() };
+        if samples < SPRT_MIN_SAMPLES {
+            return SprtDecision::Continue;
+        }
         let (llr, _) = self.llr(t);
         let (lo, hi) = self.bounds();
         if llr >= hi {
