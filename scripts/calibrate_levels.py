@@ -285,7 +285,16 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "target/levels"))
     ap.add_argument("--write", action="store_true", help="update strength_fit.rs and docs/levels.md")
     ap.add_argument("--rebuild", action="store_true", help="cargo build --release after refitting (with --write)")
+    ap.add_argument("--refit", nargs="+", metavar="RESULTS_JSON",
+                    help="play nothing: write the map fitted to the points of these results-pass*.json files")
     args = ap.parse_args()
+    if args.refit:
+        points = [(r["skill"], r["elo"]) for path in args.refit for r in json.load(open(path))["results"]]
+        fitted = isotonic(points)
+        write_fit(fitted, [f"Source: `scripts/calibrate_levels.py --refit {' '.join(args.refit)}`,",
+                           f"{datetime.date.today().isoformat()}: the measured points of those runs, made monotone."])
+        print(f"points {sorted(points)}\nnew map: {fitted}")
+        return
     levels = [int(x) for x in args.levels.split(",")]
     args.out = os.path.abspath(args.out)  # the engines do not run in this directory
     os.makedirs(args.out, exist_ok=True)

@@ -60,8 +60,8 @@ fn a_strong_level_never_drops_a_queen_a_weak_one_varies() {
     // 1000 takes it more often than anything else, and does not always play the same move.
     let seen = counts("1000", LOOSE_KNIGHT, 40);
     assert!(seen.len() >= 3, "UCI_Elo 1000 plays varied moves: {seen:?}");
-    // (Random: about half the time at 1000; the capture is still by far the most frequent move.)
-    let seen = counts("1000", HANGING_QUEEN, 40);
+    // (Random: about half the time or less at 1000; the capture is still by far the most frequent move.)
+    let seen = counts("1000", HANGING_QUEEN, 60);
     let takes = seen.get("d1d5").copied().unwrap_or(0);
     assert!(
         takes >= 10 && seen.iter().all(|(m, &n)| m == "d1d5" || n < takes),
