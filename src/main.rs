@@ -37,6 +37,12 @@ enum Command {
     Texel(arbiter::tools::texel::TexelArgs),
     /// Show what each UCI_Elo level does (nodes, lines, noise) under UCI_LimitStrength.
     Levels(arbiter::tools::levels::LevelsArgs),
+    /// Can each player still checkmate by any series of legal moves (FIDE 5.2.2, 6.9, 5.1.2)?
+    /// A helpmate as evidence, or the proof that it is impossible.
+    Unwinnable(arbiter::tools::unwinnable::UnwinnableArgs),
+    /// Judge finished games (PGN): illegal moves, moves after the end, results the Laws
+    /// contradict (a win on time or by resignation the winner could never have mated).
+    Referee(arbiter::tools::referee::RefereeArgs),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +65,8 @@ fn main() -> ExitCode {
         Some(Command::Selfplay(args)) => arbiter::tools::selfplay::run(*args),
         Some(Command::Texel(args)) => arbiter::tools::texel::run(args),
         Some(Command::Levels(args)) => arbiter::tools::levels::run(args),
+        Some(Command::Unwinnable(args)) => arbiter::tools::unwinnable::run(args),
+        Some(Command::Referee(args)) => arbiter::tools::referee::run(args),
         None => {
             arbiter::uci::run_stdio();
             // Exit at once even if a search thread is still unwinding (quit mid-search).

@@ -6,10 +6,11 @@ mod common;
 
 use arbiter::chess::{Color, Piece, PieceType, Square};
 use arbiter::explain::{
-    explain, explain_for_uci, json, note_text, reason_text, Castling, CastlingLoss, CheckAnswer, Lang, Line, Note,
-    Reason, ReasonCode,
+    explain, explain_for_uci, json, note_text, reason_text, Castling, CastlingLoss, CheckAnswer, Lang, Line, MateFact,
+    Note, Reason, ReasonCode,
 };
-use arbiter::rules::{AutomaticDraw, DeadReason, DrawClaim, Game, Outcome};
+use arbiter::rules::unwinnable::Reason as MateReason;
+use arbiter::rules::{Act, AutomaticDraw, DeadReason, DrawClaim, Game, Outcome};
 use common::explain_cli;
 
 fn game(fen: Option<&str>, moves: &str) -> Game {
@@ -386,8 +387,28 @@ fn every_code_and_note_has_both_languages() {
         Note::LegalMoves { side: Color::White, count: 20 },
         Note::Checkmate { loser: Color::Black },
         Note::Stalemate { side: Color::Black },
-        Note::DeadPosition { reason: DeadReason::InsufficientMaterial },
-        Note::DeadPosition { reason: DeadReason::FrozenPawns },
+        Note::DeadPosition { white: MateReason::BareKing, black: MateReason::InsufficientMaterial },
+        Note::DeadPosition { white: MateReason::NoCheck, black: MateReason::NoCheck },
+        Note::DeadPosition { white: MateReason::NoMatingSquare, black: MateReason::Exhaustive },
+        Note::MatePossible { side: Color::White, fact: MateFact::Winnable { line: "1. Qd8#".into() } },
+        Note::MatePossible { side: Color::Black, fact: MateFact::Unwinnable { reason: MateReason::BareKing } },
+        Note::MatePossible { side: Color::Black, fact: MateFact::Undetermined { nodes: 2_000_000 } },
+        Note::Ruling {
+            side: Color::White,
+            act: Act::Resignation,
+            already_over: None,
+            result: "1/2-1/2",
+            rule: "5.1.2",
+            fact: MateFact::Unwinnable { reason: MateReason::BareKing },
+        },
+        Note::Ruling {
+            side: Color::Black,
+            act: Act::FlagFall,
+            already_over: None,
+            result: "1-0",
+            rule: "6.9",
+            fact: MateFact::Winnable { line: "1. Qd8#".into() },
+        },
         Note::FivefoldRepetition,
         Note::SeventyFiveMoves,
         Note::MateBeatsSeventyFive,
@@ -610,11 +631,11 @@ fn a_frozen_pawn_wall_is_explained_as_a_dead_position() {
     let g = game(Some("8/8/3k4/p1p1p1p1/P1P1P3/3K2P1/8/8 w - - 0 1"), "g4");
     let r = g.report();
     assert!(r.dead_position && !r.insufficient_material);
-    assert_eq!(r.dead_reason, Some(DeadReason::FrozenPawns));
+    assert_eq!(r.dead_reason, Some(DeadReason { white: MateReason::NoCheck, black: MateReason::NoCheck }));
     assert_eq!(r.automatic_draw, Some(AutomaticDraw::DeadPosition));
     assert!(json::report(&r).contains(r#""dead_position":true,"automatic_draw":"dead_position""#));
     let en = explain_for_uci(&g, "", Lang::En).join("\n");
-    assert!(en.contains("every pawn is blocked for good") && en.contains("5.2.2"), "{en}");
+    assert!(en.contains("the pawns are blocked for good") && en.contains("5.2.2"), "{en}");
     let zh = explain_for_uci(&g, "", Lang::Zh).join("\n");
     assert!(zh.contains("死局") && zh.contains("永久封锁"), "{zh}");
     // Any move after it is refused: the game is over.

@@ -3,10 +3,11 @@
 use super::analysis::MoveCategory;
 use super::lang::{Legend, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
-use super::report::Note;
+use super::report::{MateFact, Note};
 use super::text::shorten;
 use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
-use crate::rules::{AutomaticDraw, DeadReason, DrawClaim, Outcome};
+use crate::rules::unwinnable::Reason as MateReason;
+use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome};
 
 pub struct English;
 
@@ -548,16 +549,64 @@ fn note(n: &Note) -> String {
         Note::Stalemate { side } => {
             format!("Stalemate: {} has no legal move and is not in check. The game is drawn.", color_name(*side))
         }
-        Note::DeadPosition { reason } => format!(
-            "Dead position: neither player can checkmate by any series of legal moves ({}). The game is drawn.",
-            match reason {
-                DeadReason::InsufficientMaterial => "insufficient material",
-                DeadReason::FrozenPawns => {
-                    "every pawn is blocked for good and neither king can reach a pawn it could capture, \
-                     so no check can ever be given"
-                }
+        Note::DeadPosition { white, black } => {
+            let why = if is_material(*white) && is_material(*black) {
+                "insufficient material".to_string()
+            } else if white == black {
+                both_sides_reason(*white)
+            } else {
+                format!("White: {}; Black: {}", mate_reason(Color::White, *white), mate_reason(Color::Black, *black))
+            };
+            format!(
+                "Dead position: neither player can checkmate by any series of legal moves ({why}). The game is drawn."
+            )
+        }
+        Note::MatePossible { side, fact } => {
+            let (us, them) = (color_name(*side), color_name(side.flip()));
+            match fact {
+                MateFact::Winnable { line } => format!(
+                    "{us} can still checkmate by a series of legal moves, for example {line}. A resignation by \
+                     {them} or {them}'s flag falling loses."
+                ),
+                MateFact::Unwinnable { reason } => format!(
+                    "{us} can no longer checkmate by any series of legal moves: {}. A resignation by {them} or \
+                     {them}'s flag falling would be a draw.",
+                    mate_reason(*side, *reason)
+                ),
+                MateFact::Undetermined { nodes } => format!(
+                    "Whether {us} can still checkmate was not decided within the search budget ({nodes} positions); \
+                     a resignation by {them} or {them}'s flag falling loses unless that is shown impossible."
+                ),
             }
-        ),
+        }
+        Note::Ruling { side, act, already_over, result, fact, .. } => {
+            let (us, them) = (color_name(*side), color_name(side.flip()));
+            let event = match act {
+                Act::Resignation => format!("If {us} resigns now"),
+                Act::FlagFall => format!("If {us}'s flag falls now"),
+            };
+            match (already_over, fact) {
+                (Some(r), _) => format!(
+                    "The game has already ended on the board ({r}); {} changes nothing.",
+                    match act {
+                        Act::Resignation => "a resignation",
+                        Act::FlagFall => "the clock",
+                    }
+                ),
+                (None, MateFact::Unwinnable { reason }) => format!(
+                    "{event}, the game is drawn ({result}): {them} cannot checkmate by any series of legal moves: {}.",
+                    mate_reason(side.flip(), *reason)
+                ),
+                (None, MateFact::Winnable { line }) => format!(
+                    "{event}, {them} wins ({result}): {them} can still checkmate by a series of legal moves, for \
+                     example {line}."
+                ),
+                (None, MateFact::Undetermined { .. }) => format!(
+                    "{event}, {them} wins ({result}): it was not shown, within the search budget, that {them} \
+                     cannot checkmate."
+                ),
+            }
+        }
         Note::FivefoldRepetition => {
             "The same position has now appeared five times: the game is drawn automatically.".to_string()
         }
@@ -600,5 +649,55 @@ fn note(n: &Note) -> String {
                 color_name(*side)
             )
         }
+    }
+}
+
+/// A proof's material reasons (bare king, a lone minor piece, bishops of one colour).
+fn is_material(r: MateReason) -> bool {
+    matches!(r, MateReason::BareKing | MateReason::InsufficientMaterial)
+}
+
+/// Why `side` can never checkmate, as a clause.
+fn mate_reason(side: Color, r: MateReason) -> String {
+    let (us, them) = (color_name(side), color_name(side.flip()));
+    match r {
+        MateReason::Checkmated => format!("{us} is checkmated"),
+        MateReason::Stalemate => "the position is stalemate".to_string(),
+        MateReason::SeventyFiveMoves => "the seventy-five-move rule has ended the game".to_string(),
+        MateReason::BareKing => format!("{us} has only the king"),
+        MateReason::InsufficientMaterial => format!(
+            "{us}'s pieces (a lone knight, or bishops all on squares of one colour) can never mate, and {them} has \
+             nothing that could block its king's flight squares"
+        ),
+        MateReason::NoCheck => format!(
+            "no {} piece can ever attack a square the {} king can reach (the pawns are blocked for good and the \
+             pieces walled off)",
+            us.to_lowercase(),
+            them.to_lowercase()
+        ),
+        MateReason::NoMatingSquare => format!(
+            "{us} can give check, but wherever the {} king stands one of its flight squares can never be covered \
+             or blocked",
+            them.to_lowercase()
+        ),
+        MateReason::Exhaustive => {
+            format!("every position that can still arise was examined, and none is a checkmate by {us}")
+        }
+    }
+}
+
+/// The same reason holding for both players, as a clause.
+fn both_sides_reason(r: MateReason) -> String {
+    match r {
+        MateReason::NoCheck => "no piece of either player can ever attack a square the other king can reach (the \
+                                pawns are blocked for good and the pieces walled off)"
+            .to_string(),
+        MateReason::NoMatingSquare => "wherever either king stands, one of its flight squares can never be covered \
+                                       or blocked"
+            .to_string(),
+        MateReason::Exhaustive => {
+            "every position that can still arise was examined, and none is a checkmate".to_string()
+        }
+        other => format!("White: {}; Black: {}", mate_reason(Color::White, other), mate_reason(Color::Black, other)),
     }
 }

@@ -6,6 +6,7 @@ use super::analysis::Explanation;
 use super::lang::Lang;
 use super::text;
 use crate::chess::{Color, Square};
+use crate::rules::unwinnable::{Decision, Verdict};
 use crate::rules::PositionReport;
 
 /// A JSON string literal.
@@ -100,6 +101,28 @@ pub fn report(r: &PositionReport) -> String {
         .raw("halfmove_clock", r.halfmove_clock)
         .raw("game_over", r.is_game_over())
         .opt_str("result", r.outcome().map(|o| o.result()))
+        .raw(
+            "mate_possible",
+            r.mate_possible.as_ref().map_or_else(
+                || "null".to_string(),
+                |[w, b]| Object::new().raw("white", decision(w)).raw("black", decision(b)).finish(),
+            ),
+        )
+        .finish()
+}
+
+/// One player's verdict: `{"verdict":"winnable","helpmate":["e2e4",...],"reason":null}`
+/// (`helpmate` only for winnable, `reason` only for unwinnable).
+pub fn decision(d: &Decision) -> String {
+    let (helpmate, reason) = match &d.verdict {
+        Verdict::Winnable { helpmate } => (Some(helpmate), None),
+        Verdict::Unwinnable { reason } => (None, Some(reason.code())),
+        Verdict::Undetermined => (None, None),
+    };
+    Object::new()
+        .str("verdict", d.verdict.code())
+        .raw("helpmate", helpmate.map_or_else(|| "null".to_string(), |h| array(h.iter().map(|m| string(&m.to_uci())))))
+        .opt_str("reason", reason)
         .finish()
 }
 

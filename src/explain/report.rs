@@ -5,8 +5,48 @@
 //! compile), and one push in [`report_notes`].
 
 use super::reason::Placed;
-use crate::chess::Color;
-use crate::rules::{AutomaticDraw, DeadReason, DrawClaim, PositionReport};
+use crate::chess::{notation, Color, Move, Position};
+use crate::rules::unwinnable::{Decision, Reason as MateReason, Verdict};
+use crate::rules::{Act, AutomaticDraw, DrawClaim, PositionReport, Ruling};
+
+/// What the referee found about one player's chances to checkmate, ready for words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateFact {
+    /// It can still checkmate: `line` is a helpmate in numbered SAN (`45. Kb2 Kb7 46. Ka3 ...`).
+    Winnable { line: String },
+    /// It can never checkmate, and why.
+    Unwinnable { reason: MateReason },
+    /// The search budget ran out (`nodes` positions) before either was shown.
+    Undetermined { nodes: u64 },
+}
+
+impl MateFact {
+    /// The fact for a decision about `pos`.
+    pub fn of(pos: &Position, d: &Decision) -> MateFact {
+        match &d.verdict {
+            Verdict::Winnable { helpmate } => MateFact::Winnable { line: numbered_line(pos, helpmate) },
+            Verdict::Unwinnable { reason } => MateFact::Unwinnable { reason: *reason },
+            Verdict::Undetermined => MateFact::Undetermined { nodes: d.nodes },
+        }
+    }
+}
+
+/// `moves` from `pos` in SAN with move numbers, as PGN writes them (`12... Kb7 13. Ka3`).
+pub fn numbered_line(pos: &Position, moves: &[Move]) -> String {
+    let mut p = *pos;
+    let mut out = Vec::new();
+    for (i, &m) in moves.iter().enumerate() {
+        let number = p.fullmove_number();
+        match p.side_to_move() {
+            Color::White => out.push(format!("{number}.")),
+            Color::Black if i == 0 => out.push(format!("{number}...")),
+            Color::Black => {}
+        }
+        out.push(notation::to_san(&p, m));
+        p = p.make_move(m);
+    }
+    out.join(" ")
+}
 
 /// Facts about a position (after a move, or in the position report), one sentence each.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,8 +72,28 @@ pub enum Note {
     Stalemate {
         side: Color,
     },
+    /// Neither player can checkmate: each one's reason.
     DeadPosition {
-        reason: DeadReason,
+        white: MateReason,
+        black: MateReason,
+    },
+    /// Whether `side` can still checkmate, and so what its opponent's resignation or flag fall
+    /// would give (5.1.2, 6.9).
+    MatePossible {
+        side: Color,
+        fact: MateFact,
+    },
+    /// The result if `side` resigned (or its flag fell) now.
+    Ruling {
+        side: Color,
+        act: Act,
+        /// The game had already ended on the board with this result.
+        already_over: Option<&'static str>,
+        /// The result by the Laws, and the article deciding it.
+        result: &'static str,
+        rule: &'static str,
+        /// About the opponent's chances to checkmate.
+        fact: MateFact,
     },
     FivefoldRepetition,
     SeventyFiveMoves,
@@ -70,6 +130,8 @@ impl Note {
             Note::Checkmate { .. } => "5.1.1",
             Note::Stalemate { .. } => "5.2.1",
             Note::DeadPosition { .. } => "5.2.2",
+            Note::MatePossible { .. } => "5.1.2, 6.9",
+            Note::Ruling { rule, .. } => rule,
             Note::FivefoldRepetition => "9.6.1",
             Note::SeventyFiveMoves | Note::MateBeatsSeventyFive => "9.6.2",
             Note::Repetitions { .. } => "9.2.3",
@@ -105,13 +167,20 @@ pub fn report_notes(r: &PositionReport, after_move: bool) -> Vec<Note> {
     match r.automatic_draw {
         Some(AutomaticDraw::Stalemate) => v.push(Note::Stalemate { side }),
         Some(AutomaticDraw::DeadPosition) => {
-            if let Some(reason) = r.dead_reason {
-                v.push(Note::DeadPosition { reason });
+            if let Some(d) = r.dead_reason {
+                v.push(Note::DeadPosition { white: d.white, black: d.black });
             }
         }
         Some(AutomaticDraw::FivefoldRepetition) => v.push(Note::FivefoldRepetition),
         Some(AutomaticDraw::SeventyFiveMoves) => v.push(Note::SeventyFiveMoves),
         None => {}
+    }
+    if let (Some(decisions), None) = (&r.mate_possible, r.outcome()) {
+        if let Ok(pos) = Position::from_fen(&r.fen) {
+            for (side, d) in [Color::White, Color::Black].into_iter().zip(decisions) {
+                v.push(Note::MatePossible { side, fact: MateFact::of(&pos, d) });
+            }
+        }
     }
     if !after_move {
         v.push(Note::Repetitions { count: r.repetitions });
@@ -131,4 +200,16 @@ pub fn report_notes(r: &PositionReport, after_move: bool) -> Vec<Note> {
         }
     }
     v
+}
+
+/// The note for a ruling on a resignation or a flag fall in `pos`.
+pub fn ruling_note(pos: &Position, ruling: &Ruling) -> Note {
+    Note::Ruling {
+        side: ruling.side,
+        act: ruling.act,
+        already_over: ruling.already_over.map(|o| o.result()),
+        result: ruling.result(),
+        rule: ruling.rule(),
+        fact: MateFact::of(pos, &ruling.opponent),
+    }
 }

@@ -5,10 +5,11 @@
 use super::analysis::MoveCategory;
 use super::lang::{Legend, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
-use super::report::Note;
+use super::report::{MateFact, Note};
 use super::text::shorten;
 use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
-use crate::rules::{AutomaticDraw, DeadReason, DrawClaim, Outcome};
+use crate::rules::unwinnable::Reason as MateReason;
+use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome};
 
 pub struct Chinese;
 
@@ -496,13 +497,57 @@ fn note(n: &Note) -> String {
         Note::Stalemate { side } => {
             format!("逼和：{}没有任何合法着法，也没有被将军，对局为和棋。", color_name(*side))
         }
-        Note::DeadPosition { reason } => format!(
-            "死局：双方都无法通过任何合法着法序列将杀对方（{}），对局为和棋。",
-            match reason {
-                DeadReason::InsufficientMaterial => "子力不足",
-                DeadReason::FrozenPawns => "所有的兵都被永久封锁，任何一方的王都无法吃到可吃的兵，因此再也不可能将军",
+        Note::DeadPosition { white, black } => {
+            let why = if is_material(*white) && is_material(*black) {
+                "子力不足".to_string()
+            } else if white == black {
+                both_sides_reason(*white)
+            } else {
+                format!("白方：{}；黑方：{}", mate_reason(Color::White, *white), mate_reason(Color::Black, *black))
+            };
+            format!("死局：双方都无法通过任何合法着法序列将杀对方（{why}），对局为和棋。")
+        }
+        Note::MatePossible { side, fact } => {
+            let (us, them) = (color_name(*side), color_name(side.flip()));
+            match fact {
+                MateFact::Winnable { line } => {
+                    format!("{us}仍可以通过一系列合法着法将杀对方，例如 {line}。{them}若认输或超时，都判负。")
+                }
+                MateFact::Unwinnable { reason } => format!(
+                    "{us}已无法通过任何合法着法序列将杀对方：{}。{them}若认输或超时，结果为和棋。",
+                    mate_reason(*side, *reason)
+                ),
+                MateFact::Undetermined { nodes } => format!(
+                    "在搜索预算内（{nodes} 个局面）未能判定{us}是否仍能将杀对方；除非证明不可能，{them}认输或超时都判负。"
+                ),
             }
-        ),
+        }
+        Note::Ruling { side, act, already_over, result, fact, .. } => {
+            let (us, them) = (color_name(*side), color_name(side.flip()));
+            let event = match act {
+                Act::Resignation => format!("如果{us}现在认输"),
+                Act::FlagFall => format!("如果{us}现在超时"),
+            };
+            match (already_over, fact) {
+                (Some(r), _) => format!(
+                    "对局已在棋盘上结束（{r}），{}不改变结果。",
+                    match act {
+                        Act::Resignation => "认输",
+                        Act::FlagFall => "超时",
+                    }
+                ),
+                (None, MateFact::Unwinnable { reason }) => format!(
+                    "{event}，对局为和棋（{result}）：{them}无法通过任何合法着法序列将杀对方：{}。",
+                    mate_reason(side.flip(), *reason)
+                ),
+                (None, MateFact::Winnable { line }) => {
+                    format!("{event}，{them}获胜（{result}）：{them}仍可以通过一系列合法着法将杀对方，例如 {line}。")
+                }
+                (None, MateFact::Undetermined { .. }) => {
+                    format!("{event}，{them}获胜（{result}）：在搜索预算内未能证明{them}无法将杀对方。")
+                }
+            }
+        }
         Note::FivefoldRepetition => "同一局面已经出现五次，自动判和。".to_string(),
         Note::SeventyFiveMoves => "双方各已连续走了 75 步，期间没有吃子也没有兵的移动，自动判和。".to_string(),
         Note::MateBeatsSeventyFive => {
@@ -535,5 +580,43 @@ fn note(n: &Note) -> String {
                 color_name(*side)
             )
         }
+    }
+}
+
+/// A proof's material reasons (bare king, a lone minor piece, bishops of one colour).
+fn is_material(r: MateReason) -> bool {
+    matches!(r, MateReason::BareKing | MateReason::InsufficientMaterial)
+}
+
+/// Why `side` can never checkmate, as a clause.
+fn mate_reason(side: Color, r: MateReason) -> String {
+    let (us, them) = (color_name(side), color_name(side.flip()));
+    match r {
+        MateReason::Checkmated => format!("{us}已被将杀"),
+        MateReason::Stalemate => "局面已是逼和".to_string(),
+        MateReason::SeventyFiveMoves => "七十五回合规则已结束对局".to_string(),
+        MateReason::BareKing => format!("{us}只剩下王"),
+        MateReason::InsufficientMaterial => {
+            format!("{us}的子力（单马，或全部走同色格的象）永远无法将杀，而{them}没有任何棋子能堵住自己王的出路")
+        }
+        MateReason::NoCheck => {
+            format!("{us}的任何棋子都永远无法攻击{them}王能到达的格子（兵已被永久封锁，棋子被隔开）")
+        }
+        MateReason::NoMatingSquare => {
+            format!("{us}虽然能将军，但{them}王无论站在哪里，总有一个出路格永远无法被控制或堵住")
+        }
+        MateReason::Exhaustive => format!("已检查了之后可能出现的全部局面，没有一个是{us}将杀对方"),
+    }
+}
+
+/// The same reason holding for both players, as a clause.
+fn both_sides_reason(r: MateReason) -> String {
+    match r {
+        MateReason::NoCheck => {
+            "双方的任何棋子都永远无法攻击对方王能到达的格子（兵已被永久封锁，棋子被隔开）".to_string()
+        }
+        MateReason::NoMatingSquare => "无论哪一方的王站在哪里，总有一个出路格永远无法被控制或堵住".to_string(),
+        MateReason::Exhaustive => "已检查了之后可能出现的全部局面，没有一个是将杀".to_string(),
+        other => format!("白方：{}；黑方：{}", mate_reason(Color::White, other), mate_reason(Color::Black, other)),
     }
 }

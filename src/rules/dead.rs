@@ -1,36 +1,62 @@
 //! FIDE 5.2.2: the game is drawn when a position has arisen in which neither player can
 //! checkmate the opponent's king with any series of legal moves (a "dead position").
 //!
-//! Recognised, each by a proof that no check can ever be given again (so no mate):
-//! - insufficient material ([`Position::insufficient_material`]): K v K, K+minor v K,
-//!   bishops all on one square colour;
-//! - a frozen pawn wall ([`frozen_pawn_wall`]): only kings and pawns, every pawn blocked for
-//!   good and no king able to reach a pawn it could take.
+//! The question for each player is [`unwinnable::decide`]'s, the one place that answers it
+//! for 5.1.2, 5.2.2 and 6.9: dead means both players' verdicts are "unwinnable", each with
+//! its proof. "Undetermined" (the budget ran out) is not dead: the game goes on.
 //!
-//! A `false` means "not shown to be dead", never "a mate exists": other dead positions
-//! (walls with bishops, for example) are not recognised.
+//! [`frozen_pawn_wall`] is the search's cheap test (kings and pawns only, every pawn blocked
+//! for good): it asks at every node and must cost next to nothing.
 
+use super::unwinnable::{self, Budget, Decision, Reason, Verdict};
 use crate::chess::attacks::king_attacks;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Bitboard, Color, PieceType, Position};
 
-/// Why a position is dead (5.2.2).
+/// Why a position is dead (5.2.2): each player's proof that it can never checkmate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DeadReason {
-    /// [`Position::insufficient_material`].
-    InsufficientMaterial,
-    /// [`frozen_pawn_wall`].
-    FrozenPawns,
+pub struct DeadReason {
+    pub white: Reason,
+    pub black: Reason,
 }
 
-/// Dead position (5.2.2) as far as recognised (see the module documentation), and why.
+impl DeadReason {
+    /// Both proofs come from material alone (bare kings, a lone minor piece, bishops of one
+    /// colour): the classic "insufficient material".
+    pub fn is_material(self) -> bool {
+        let material = |r: Reason| matches!(r, Reason::BareKing | Reason::InsufficientMaterial);
+        material(self.white) && material(self.black)
+    }
+
+    /// The reason for `color`.
+    pub fn of(self, color: Color) -> Reason {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+}
+
+/// Dead position (5.2.2) as far as proved within the default budget, and why.
 pub fn dead_position(pos: &Position) -> Option<DeadReason> {
-    if pos.insufficient_material() {
-        Some(DeadReason::InsufficientMaterial)
-    } else if frozen_pawn_wall(pos) {
-        Some(DeadReason::FrozenPawns)
-    } else {
-        None
+    // Stop at the first player who can still mate (most positions: at once).
+    let white = unwinnable_reason(&unwinnable::decide(pos, Color::White, Budget::default()))?;
+    let black = unwinnable_reason(&unwinnable::decide(pos, Color::Black, Budget::default()))?;
+    Some(DeadReason { white, black })
+}
+
+/// Dead position from both players' decisions already made (White first).
+pub fn dead_from(decisions: &[Decision; 2]) -> Option<DeadReason> {
+    Some(DeadReason { white: unwinnable_reason(&decisions[0])?, black: unwinnable_reason(&decisions[1])? })
+}
+
+/// The proof that a player can never checkmate, unless it is that the game has already ended
+/// on the board (mate, stalemate, seventy-five moves): that end is reported as itself, not as
+/// a dead position.
+fn unwinnable_reason(d: &Decision) -> Option<Reason> {
+    match d.verdict {
+        Verdict::Unwinnable { reason } if !reason.game_over() => Some(reason),
+        _ => None,
     }
 }
 
@@ -108,6 +134,7 @@ mod tests {
     use super::*;
 
     fn dead(fen: &str) -> bool {
+        crate::chess::attacks::init();
         dead_position(&Position::from_fen(fen).expect("test FEN")).is_some()
     }
 
@@ -127,8 +154,11 @@ mod tests {
         assert!(!dead("8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/7P/8 w - - 0 1"));
         // A capture is available now.
         assert!(!dead("8/8/3k4/p1p1p2p/P1P1P1P1/3K4/8/8 w - - 0 1"));
-        // Any piece besides kings and pawns.
-        assert!(!dead("8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/8/7B w - - 0 1"));
+        // Any piece besides kings and pawns: not for the cheap test, but the decision proves
+        // this one dead (the light bishop can never cross the light squares the pawns hold).
+        let bishop = "8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/8/7B w - - 0 1";
+        assert!(!frozen_pawn_wall(&Position::from_fen(bishop).expect("test FEN")));
+        assert!(dead(bishop));
     }
 
     #[test]
@@ -151,8 +181,23 @@ mod tests {
         assert!(dead("8/8/4k3/8/8/4K3/8/8 w - - 0 1"));
         assert!(dead("8/8/4k3/8/8/4KB2/8/8 w - - 0 1"));
         let p = |f: &str| Position::from_fen(f).expect("test FEN");
-        assert_eq!(dead_position(&p("8/8/4k3/8/8/4K3/8/8 w - - 0 1")), Some(DeadReason::InsufficientMaterial));
-        assert_eq!(dead_position(&p("8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/8/8 w - - 0 1")), Some(DeadReason::FrozenPawns));
+        let bare = dead_position(&p("8/8/4k3/8/8/4K3/8/8 w - - 0 1")).expect("dead");
+        assert!(bare.is_material() && bare.white == Reason::BareKing);
+        let wall = dead_position(&p("8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/8/8 w - - 0 1")).expect("dead");
+        assert_eq!(wall, DeadReason { white: Reason::NoCheck, black: Reason::NoCheck });
         assert_eq!(dead_position(&Position::startpos()), None);
+    }
+
+    #[test]
+    fn the_cheap_test_never_says_dead_when_the_decision_does_not() {
+        for fen in [
+            "8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/8/8 w - - 0 1",
+            "4k3/8/8/p1p1p1p1/P1P1P1P1/P7/8/4K3 w - - 0 1",
+            "8/8/3k4/p1p1p1p1/PpP1P1P1/1P6/4K3/8 b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).expect("test FEN");
+            assert!(frozen_pawn_wall(&pos), "{fen}");
+            assert!(dead_position(&pos).is_some(), "{fen}");
+        }
     }
 }

@@ -2,9 +2,9 @@
 //! still checkmate, and PGN. Explaining a move in words is `crate::explain`.
 
 pub mod dead;
-pub mod mating;
 pub mod pgn;
 pub mod referee;
+pub mod unwinnable;
 
 pub use dead::DeadReason;
-pub use referee::{AutomaticDraw, ClaimWithMove, DrawClaim, Game, GameError, Outcome, PositionReport};
+pub use referee::{Act, AutomaticDraw, ClaimWithMove, DrawClaim, Game, GameError, Outcome, PositionReport, Ruling};

@@ -1,7 +1,8 @@
 //! PGN: writing a game (seven-tag roster, `Variant "Chess960"`, `SetUp`/`FEN` for other start
 //! positions, any extra tags, per-move comments, lines of at most 80 characters) and reading PGN back
 //! (tags, comments `{..}` and `;..`, NAGs, `!?`-style annotations, nested variations,
-//! move numbers, results, several games per file).
+//! move numbers, results, several games per file). [`PgnReader`] splits a stream into
+//! games one at a time, so a file of any size is read in constant memory.
 
 use crate::chess::notation::{self, SanError};
 use crate::chess::{FenError, Move, Position, STARTPOS_FEN};
@@ -189,59 +190,191 @@ pub fn write_pgn(game: &PgnGame) -> Result<String, PgnError> {
 /// Reads every game of a PGN text. Comments, NAGs, annotation marks and variations are
 /// skipped; comments directly after a main-line move are kept in `comments`.
 pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
-    let mut games = Vec::new();
-    let mut lines = text.lines().peekable();
-    loop {
-        // Tag section.
-        let mut tags = Vec::new();
-        while let Some(&l) = lines.peek() {
-            let t = l.trim();
-            // '%' escapes a line only in the first column (PGN standard 6).
-            if t.is_empty() || l.starts_with('%') {
-                lines.next();
-                continue;
+    PgnReader::new(text.as_bytes()).map(|raw| raw.and_then(|r| r.parse())).collect()
+}
+
+/// One game as it stands in a PGN file: its tags and its movetext, not yet played out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawGame {
+    /// 1-based position of the game in the file.
+    pub index: usize,
+    pub tags: Vec<(String, String)>,
+    pub movetext: String,
+}
+
+/// What the movetext holds, in order: main-line moves as written (move numbers, `!?` marks
+/// and NAGs gone), the comments after them, and the result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Token {
+    Move(String),
+    Comment(String),
+    Result(String),
+}
+
+impl RawGame {
+    /// The value of a tag, if present.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    /// The main line's tokens (variations skipped).
+    pub fn tokens(&self) -> Result<Vec<Token>, PgnError> {
+        movetext_tokens(self.index, &self.movetext)
+    }
+
+    /// The game with every move played out; the first illegal move is an error.
+    pub fn parse(self) -> Result<PgnGame, PgnError> {
+        let index = self.index;
+        let tokens = self.tokens()?;
+        let start_fen = self.tag("FEN").map(str::to_string);
+        let mut game = PgnGame { tags: self.tags, start_fen, ..PgnGame::default() };
+        let mut pos = game.start_position().map_err(|error| PgnError::Fen { game: index, error })?;
+        for t in tokens {
+            match t {
+                Token::Move(token) => {
+                    let m = notation::parse_san(&pos, &token).map_err(|error| PgnError::Move {
+                        game: index,
+                        ply: game.moves.len() + 1,
+                        token: token.clone(),
+                        error,
+                    })?;
+                    pos = pos.make_move(m);
+                    game.moves.push(m);
+                }
+                Token::Comment(c) => {
+                    let n = game.moves.len();
+                    if n > 0 {
+                        game.comments.resize(n, None);
+                        let slot = &mut game.comments[n - 1];
+                        *slot = Some(match slot.take() {
+                            Some(prev) => format!("{prev} {c}"),
+                            None => c,
+                        });
+                    }
+                }
+                Token::Result(r) => game.result = r,
             }
-            if !t.starts_with('[') {
-                break;
-            }
-            lines.next();
-            tags.push(parse_tag(t).ok_or(PgnError::Tag { game: games.len() + 1, line: t.to_string() })?);
         }
-        // Movetext: up to the next tag line that follows the movetext, or the end.
-        let mut movetext = String::new();
-        let mut depth_brace = false;
-        while let Some(&l) = lines.peek() {
-            let t = l.trim_start();
-            if !depth_brace && t.starts_with('[') {
-                break;
-            }
-            lines.next();
-            if l.starts_with('%') {
-                continue;
-            }
-            // Track an open brace comment across lines, so a '[' inside a comment is not a tag.
-            for c in l.chars() {
-                if c == '{' {
-                    depth_brace = true;
-                } else if c == '}' {
-                    depth_brace = false;
+        game.comments.resize(game.moves.len(), None);
+        if game.result.is_empty() {
+            game.result = tag_result(game.tag("Result"));
+        }
+        Ok(game)
+    }
+}
+
+/// The result a `Result` tag gives (`*` when missing or malformed).
+pub fn tag_result(tag: Option<&str>) -> String {
+    match tag {
+        Some("½-½") => "1/2-1/2".to_string(),
+        Some(r) if is_result(r) => r.to_string(),
+        _ => "*".to_string(),
+    }
+}
+
+/// Splits a PGN stream into games, one at a time (constant memory for any file size).
+/// Invalid UTF-8 is read leniently; a line starting with `%` is skipped (PGN standard 6).
+pub struct PgnReader<R: std::io::BufRead> {
+    input: R,
+    peeked: Option<String>,
+    games: usize,
+}
+
+impl<R: std::io::BufRead> PgnReader<R> {
+    pub fn new(input: R) -> PgnReader<R> {
+        PgnReader { input, peeked: None, games: 0 }
+    }
+
+    fn peek(&mut self) -> Option<&str> {
+        if self.peeked.is_none() {
+            let mut buf = Vec::new();
+            match self.input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf);
+                    self.peeked = Some(line.trim_end_matches(['\n', '\r']).to_string());
                 }
             }
-            movetext.push_str(l);
-            movetext.push('\n');
         }
-        if tags.is_empty() && movetext.trim().is_empty() {
-            if lines.peek().is_none() {
-                break;
+        self.peeked.as_deref()
+    }
+
+    fn take(&mut self) -> Option<String> {
+        self.peek();
+        self.peeked.take()
+    }
+}
+
+impl<R: std::io::BufRead> Iterator for PgnReader<R> {
+    type Item = Result<RawGame, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let index = self.games + 1;
+            // Tag section.
+            let mut tags = Vec::new();
+            while let Some(l) = self.peek() {
+                let t = l.trim();
+                if t.is_empty() || l.starts_with('%') {
+                    self.take();
+                    continue;
+                }
+                if !t.starts_with('[') {
+                    break;
+                }
+                let t = t.to_string();
+                self.take();
+                match parse_tag(&t) {
+                    Some(tag) => tags.push(tag),
+                    None => {
+                        self.games += 1;
+                        self.skip_movetext();
+                        return Some(Err(PgnError::Tag { game: index, line: t }));
+                    }
+                }
             }
-            continue;
-        }
-        games.push(parse_game(games.len() + 1, tags, &movetext)?);
-        if lines.peek().is_none() {
-            break;
+            // Movetext: up to the next tag line that follows it, or the end.
+            let mut movetext = String::new();
+            let mut in_brace = false;
+            while let Some(l) = self.peek() {
+                if !in_brace && l.trim_start().starts_with('[') {
+                    break;
+                }
+                let Some(l) = self.take() else { break };
+                if l.starts_with('%') {
+                    continue;
+                }
+                // An open brace comment may span lines: a '[' inside it is not a tag.
+                for c in l.chars() {
+                    match c {
+                        '{' => in_brace = true,
+                        '}' => in_brace = false,
+                        _ => {}
+                    }
+                }
+                movetext.push_str(&l);
+                movetext.push('\n');
+            }
+            if tags.is_empty() && movetext.trim().is_empty() {
+                self.peek()?;
+                continue;
+            }
+            self.games += 1;
+            return Some(Ok(RawGame { index, tags, movetext }));
         }
     }
-    Ok(games)
+}
+
+impl<R: std::io::BufRead> PgnReader<R> {
+    /// Drops the rest of a game after a broken tag line.
+    fn skip_movetext(&mut self) {
+        while let Some(l) = self.peek() {
+            if l.trim_start().starts_with('[') {
+                return;
+            }
+            self.take();
+        }
+    }
 }
 
 fn parse_tag(line: &str) -> Option<(String, String)> {
@@ -268,16 +401,14 @@ fn is_result(t: &str) -> bool {
     matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½")
 }
 
-fn parse_game(index: usize, tags: Vec<(String, String)>, movetext: &str) -> Result<PgnGame, PgnError> {
-    let start_fen = tags.iter().find(|(k, _)| k == "FEN").map(|(_, v)| v.clone());
-    let mut game = PgnGame { tags, start_fen, ..PgnGame::default() };
-    let mut pos = game.start_position().map_err(|error| PgnError::Fen { game: index, error })?;
+/// The main line of a movetext as tokens (variations and NAGs skipped, move numbers removed).
+fn movetext_tokens(index: usize, movetext: &str) -> Result<Vec<Token>, PgnError> {
     let chars: Vec<char> = movetext.chars().collect();
+    let mut out = Vec::new();
     let mut i = 0;
     let mut variation_depth = 0usize;
     while i < chars.len() {
-        let c = chars[i];
-        match c {
+        match chars[i] {
             '{' => {
                 let start = i + 1;
                 while i < chars.len() && chars[i] != '}' {
@@ -286,15 +417,8 @@ fn parse_game(index: usize, tags: Vec<(String, String)>, movetext: &str) -> Resu
                 if i >= chars.len() {
                     return Err(PgnError::Unbalanced { game: index, what: '{' });
                 }
-                if variation_depth == 0 && !game.moves.is_empty() {
-                    let comment: String = chars[start..i].iter().collect::<String>().trim().to_string();
-                    let n = game.moves.len();
-                    game.comments.resize(n, None);
-                    let slot = &mut game.comments[n - 1];
-                    *slot = Some(match slot.take() {
-                        Some(prev) => format!("{prev} {comment}"),
-                        None => comment,
-                    });
+                if variation_depth == 0 {
+                    out.push(Token::Comment(chars[start..i].iter().collect::<String>().trim().to_string()));
                 }
                 i += 1;
             }
@@ -327,7 +451,7 @@ fn parse_game(index: usize, tags: Vec<(String, String)>, movetext: &str) -> Resu
                     continue;
                 }
                 if is_result(&token) {
-                    game.result = if token == "½-½" { "1/2-1/2".to_string() } else { token };
+                    out.push(Token::Result(if token == "½-½" { "1/2-1/2".to_string() } else { token }));
                     continue;
                 }
                 // NAGs, and an "e.p." written as its own word after an en-passant capture.
@@ -343,30 +467,14 @@ fn parse_game(index: usize, tags: Vec<(String, String)>, movetext: &str) -> Resu
                 if san.is_empty() || san.chars().all(|c| matches!(c, '!' | '?')) {
                     continue;
                 }
-                let m = notation::parse_san(&pos, san).map_err(|error| PgnError::Move {
-                    game: index,
-                    ply: game.moves.len() + 1,
-                    token: token.clone(),
-                    error,
-                })?;
-                pos = pos.make_move(m);
-                game.moves.push(m);
+                out.push(Token::Move(san.to_string()));
             }
         }
     }
     if variation_depth > 0 {
         return Err(PgnError::Unbalanced { game: index, what: '(' });
     }
-    game.comments.resize(game.moves.len(), None);
-    if game.result.is_empty() {
-        game.result = match game.tag("Result") {
-            Some("½-½") => "1/2-1/2".to_string(),
-            Some(r) if is_result(r) => r.to_string(),
-            // A missing or malformed Result tag: the result is unknown.
-            _ => "*".to_string(),
-        };
-    }
-    Ok(game)
+    Ok(out)
 }
 
 impl PgnGame {

@@ -8,8 +8,13 @@
 //! Position identity is FIDE 9.2.3, which the foundation's Zobrist key already encodes
 //! (an en-passant square counts only when the capture is legal), so repetition is counted
 //! by comparing keys.
+//!
+//! A game also ends by a player's act: resignation (5.1.2) and a flag fall (6.9) lose,
+//! unless the opponent cannot checkmate by any series of legal moves — then they draw
+//! ([`Game::resign`], [`Game::flag_fall`], decided by [`unwinnable`]).
 
-use super::dead::DeadReason;
+use super::dead::{self, DeadReason};
+use super::unwinnable::{self, Budget, Decision};
 use crate::chess::notation::{self, SanError};
 use crate::chess::{movegen, Color, FenError, Move, Piece, Position, Square};
 use std::fmt;
@@ -165,9 +170,29 @@ impl Game {
         out
     }
 
-    /// The referee's report on the current position.
+    /// The referee's report on the current position, with both players' verdicts on whether
+    /// they can still checkmate (`mate_possible`).
     pub fn report(&self) -> PositionReport {
-        PositionReport::new(&self.current, &self.keys)
+        let mut r = PositionReport::new(&self.current, &self.keys);
+        r.mate_possible = Some(unwinnable::decide_both(&self.current, Budget::default()));
+        r
+    }
+
+    /// FIDE 5.1.2: `color` resigns now. The opponent wins, unless it cannot checkmate by any
+    /// series of legal moves (a draw). A game already over on the board keeps its result.
+    pub fn resign(&self, color: Color) -> Ruling {
+        self.ruling(color, Act::Resignation)
+    }
+
+    /// FIDE 6.9: `color`'s flag falls now. The opponent wins, unless it cannot checkmate by
+    /// any series of legal moves (a draw). A game already over on the board keeps its result.
+    pub fn flag_fall(&self, color: Color) -> Ruling {
+        self.ruling(color, Act::FlagFall)
+    }
+
+    fn ruling(&self, side: Color, act: Act) -> Ruling {
+        let opponent = unwinnable::decide(&self.current, side.flip(), Budget::default());
+        Ruling { side, act, already_over: self.outcome(), opponent }
     }
 
     /// The game's result if it has ended by the Laws (checkmate or an automatic draw).
@@ -177,7 +202,7 @@ impl Game {
             &self.current,
             self.repetitions(),
             movegen::has_legal_move(&self.current),
-            super::dead::dead_position(&self.current),
+            dead::dead_position(&self.current),
         )
     }
 }
@@ -205,6 +230,79 @@ impl Outcome {
             Outcome::Checkmate { winner: Color::Black } => "0-1",
             Outcome::Draw(_) => "1/2-1/2",
         }
+    }
+}
+
+/// What a player did that ends the game (apart from the moves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Act {
+    /// 5.1.2
+    Resignation,
+    /// 6.9
+    FlagFall,
+}
+
+impl Act {
+    pub fn code(self) -> &'static str {
+        match self {
+            Act::Resignation => "resignation",
+            Act::FlagFall => "flag_fall",
+        }
+    }
+    /// The article that rules it.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Act::Resignation => "5.1.2",
+            Act::FlagFall => "6.9",
+        }
+    }
+}
+
+/// The Laws' result of a resignation or a flag fall.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ruling {
+    /// Who resigned, or whose flag fell.
+    pub side: Color,
+    pub act: Act,
+    /// The game had already ended on the board: that result stands (the act changes nothing).
+    pub already_over: Option<Outcome>,
+    /// Can the opponent still checkmate? With its evidence. A win needs no proof that mate is
+    /// possible: only a proof that it is impossible turns the loss into a draw.
+    pub opponent: Decision,
+}
+
+impl Ruling {
+    /// The winner, if any.
+    pub fn winner(&self) -> Option<Color> {
+        match self.already_over {
+            Some(Outcome::Checkmate { winner }) => Some(winner),
+            Some(Outcome::Draw(_)) => None,
+            None if self.opponent.verdict.is_unwinnable() => None,
+            None => Some(self.side.flip()),
+        }
+    }
+
+    /// The PGN result.
+    pub fn result(&self) -> &'static str {
+        match self.winner() {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// The article that decides the result.
+    pub fn rule(&self) -> &'static str {
+        match self.already_over {
+            Some(Outcome::Checkmate { .. }) => "5.1.1",
+            Some(Outcome::Draw(d)) => d.rule(),
+            None => self.act.rule(),
+        }
+    }
+
+    /// A draw because the opponent can never checkmate (not because the game had ended).
+    pub fn drawn_by_unwinnability(&self) -> bool {
+        self.already_over.is_none() && self.opponent.verdict.is_unwinnable()
     }
 }
 
@@ -287,12 +385,15 @@ pub struct PositionReport {
     pub legal_moves: usize,
     pub checkmate: bool,
     pub stalemate: bool,
-    /// Dead by material alone (`Position::insufficient_material`).
+    /// Dead by material alone (both players' proofs are material ones).
     pub insufficient_material: bool,
-    /// Dead position (5.2.2) as far as recognised (`rules::dead`): material, frozen pawns.
+    /// Dead position (5.2.2): neither player can checkmate (`rules::dead`).
     pub dead_position: bool,
     /// Why it is dead, when `dead_position`.
     pub dead_reason: Option<DeadReason>,
+    /// Can each player still checkmate (White, Black)? Filled by [`Game::report`] (the
+    /// position report); `None` in the report after a move.
+    pub mate_possible: Option<[Decision; 2]>,
     pub automatic_draw: Option<AutomaticDraw>,
     /// Claims available now, with the condition already on the board (9.2.1.2, 9.3.2).
     pub claimable_draws: Vec<DrawClaim>,
@@ -329,7 +430,7 @@ impl PositionReport {
     pub fn new(pos: &Position, keys: &[u64]) -> PositionReport {
         let moves = movegen::legal_moves(pos);
         let repetitions = count_in_window(keys, pos.halfmove_clock(), pos.key()).max(1);
-        let dead_reason = super::dead::dead_position(pos);
+        let dead_reason = dead::dead_position(pos);
         let outcome = outcome_of(pos, repetitions, !moves.is_empty(), dead_reason);
         let automatic_draw = match outcome {
             Some(Outcome::Draw(d)) => Some(d),
@@ -376,9 +477,10 @@ impl PositionReport {
             legal_moves: moves.len(),
             checkmate: matches!(outcome, Some(Outcome::Checkmate { .. })),
             stalemate: outcome == Some(Outcome::Draw(AutomaticDraw::Stalemate)),
-            insufficient_material: dead_reason == Some(DeadReason::InsufficientMaterial),
+            insufficient_material: dead_reason.is_some_and(|d| d.is_material()),
             dead_position: dead_reason.is_some(),
             dead_reason,
+            mate_possible: None,
             automatic_draw,
             claimable_draws,
             claimable_with_move,

@@ -2,11 +2,16 @@
 //!
 //! Exit status (contract): 0 when a verdict or position report was produced (an illegal,
 //! malformed or ambiguous MOVE included); 2 when the position itself is unusable (bad FEN,
-//! an illegal or unparsable move in `--moves`, an unknown `--lang`), with the reason on
-//! stderr and nothing on stdout. 1 when the SVG file cannot be written.
+//! an illegal or unparsable move in `--moves`, an unknown `--lang`, a `--resign`/`--flag`
+//! that names no player or comes with a MOVE), with the reason on stderr and nothing on
+//! stdout. 1 when the SVG file cannot be written.
+//!
+//! `--resign SIDE` / `--flag SIDE`: the result of that player resigning (5.1.2) or losing on
+//! time (6.9) now, as the referee rules it.
 
-use crate::explain::{explain, json, svg, text, Lang};
-use crate::rules::{Game, GameError};
+use crate::chess::Color;
+use crate::explain::{explain, json, ruling_note, svg, text, Lang};
+use crate::rules::{Act, Game, GameError};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,6 +31,13 @@ pub struct ExplainArgs {
     /// Print one JSON object on one line instead of text.
     #[arg(long)]
     pub json: bool,
+    /// The result if this player (white or black) resigned now: a loss, or a draw when the
+    /// opponent cannot checkmate by any series of legal moves (FIDE 5.1.2).
+    #[arg(long, value_name = "SIDE", conflicts_with = "flag")]
+    pub resign: Option<String>,
+    /// The result if this player's (white or black) flag fell now (FIDE 6.9).
+    #[arg(long, value_name = "SIDE")]
+    pub flag: Option<String>,
     /// Also draw the position, the move and the reasons as an SVG diagram into FILE.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
@@ -56,6 +68,44 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         }
     };
     let move_text = args.mv.join(" ");
+    if let Some((act, who)) =
+        args.resign.as_ref().map(|s| (Act::Resignation, s)).or(args.flag.as_ref().map(|s| (Act::FlagFall, s)))
+    {
+        let side = match who.to_ascii_lowercase().as_str() {
+            "white" | "w" => Color::White,
+            "black" | "b" => Color::Black,
+            other => {
+                eprintln!("error: '{other}' is not a player: use white or black");
+                return ExitCode::from(2);
+            }
+        };
+        if !move_text.trim().is_empty() {
+            eprintln!("error: --resign and --flag judge the position itself; give no MOVE with them");
+            return ExitCode::from(2);
+        }
+        let ruling = match act {
+            Act::Resignation => game.resign(side),
+            Act::FlagFall => game.flag_fall(side),
+        };
+        let note = ruling_note(game.current(), &ruling);
+        let line = if args.json {
+            json::Object::new()
+                .str("fen", &game.current().to_fen())
+                .str("side", side.name())
+                .str("act", act.code())
+                .str("result", ruling.result())
+                .str("rule", ruling.rule())
+                .opt_str("already_over", ruling.already_over.map(|o| o.result()))
+                .raw("opponent", json::decision(&ruling.opponent))
+                .str("text", &text::note_text(&note, lang))
+                .str("lang", lang.code())
+                .finish()
+        } else {
+            text::note_text(&note, lang)
+        };
+        let _ = writeln!(std::io::stdout().lock(), "{line}");
+        return ExitCode::SUCCESS;
+    }
     let mut out: Vec<String> = Vec::new();
     let svg_doc = if move_text.trim().is_empty() {
         let report = game.report();

@@ -7,9 +7,11 @@
 //!    soon as it may be claimed on the position on the board (FIDE 9.2.2 / 9.3.2; claims
 //!    "with the intended move", 9.2.1.1 / 9.3.1, are not made);
 //! 3. the player is asked for a move. No answer (crash, stall, flag) or an illegal move loses
-//!    the game — except that a flag fall is a draw when the opponent cannot possibly mate
-//!    (FIDE 6.9) — and the player is restarted;
-//! 4. optional score adjudication (off unless `--resign-score` / `--draw-score`).
+//!    the game — except that a flag fall is a draw when the opponent cannot checkmate by any
+//!    series of legal moves (FIDE 6.9, ruled by the referee) — and the player is restarted;
+//! 4. optional score adjudication (off unless `--resign-score` / `--draw-score`): the losing
+//!    side resigns, which the referee rules like any resignation (FIDE 5.1.2: a draw when
+//!    the winner could never checkmate).
 
 use super::judge::{self, Verdict};
 use super::player::{GoRequest, Player, PlayerError, Reply};
@@ -64,7 +66,8 @@ pub enum EndReason {
     Claimed(DrawClaim),
     /// The flag of this side fell.
     TimeForfeit(Color),
-    /// This side's flag fell but the opponent cannot possibly mate (draw, FIDE 6.9).
+    /// This side's flag fell but the opponent cannot checkmate by any series of legal moves
+    /// (draw, FIDE 6.9).
     TimeForfeitNoMate(Color),
     IllegalMove {
         side: Color,
@@ -75,8 +78,12 @@ pub enum EndReason {
         side: Color,
         error: String,
     },
-    /// Both engines agreed, for the configured number of moves, that this side wins.
+    /// Both engines agreed, for the configured number of moves, that this side wins: the
+    /// other resigns.
     ResignAdjudication(Color),
+    /// The scores said this side should resign, but the opponent cannot checkmate by any
+    /// series of legal moves (draw, FIDE 5.1.2).
+    ResignNoMate(Color),
     DrawAdjudication,
     /// The match was interrupted (Ctrl-C, SIGTERM) before the game ended: it counts for
     /// nobody and is not written.
@@ -91,7 +98,9 @@ impl EndReason {
             EndReason::TimeForfeit(_) | EndReason::TimeForfeitNoMate(_) => "time forfeit",
             EndReason::IllegalMove { .. } => "rules infraction",
             EndReason::Disconnected { .. } => "abandoned",
-            EndReason::ResignAdjudication(_) | EndReason::DrawAdjudication => "adjudication",
+            EndReason::ResignAdjudication(_) | EndReason::ResignNoMate(_) | EndReason::DrawAdjudication => {
+                "adjudication"
+            }
             EndReason::Interrupted => "unterminated",
         }
     }
@@ -127,13 +136,24 @@ impl fmt::Display for EndReason {
                 };
                 write!(f, "draw by {what}, claimed (FIDE {})", c.rule(true))
             }
-            EndReason::TimeForfeit(c) => write!(f, "{} loses on time", side_name(*c)),
-            EndReason::TimeForfeitNoMate(c) => {
-                write!(f, "{} flagged but {} cannot possibly mate (FIDE 6.9)", side_name(*c), side_name(c.flip()))
-            }
+            EndReason::TimeForfeit(c) => write!(f, "{} loses on time (FIDE 6.9)", side_name(*c)),
+            EndReason::TimeForfeitNoMate(c) => write!(
+                f,
+                "{} flagged but {} cannot checkmate by any series of legal moves: draw (FIDE 6.9)",
+                side_name(*c),
+                side_name(c.flip())
+            ),
             EndReason::IllegalMove { side, text } => write!(f, "{} made an illegal move: {text}", side_name(*side)),
             EndReason::Disconnected { side, error } => write!(f, "{} disconnects: {error}", side_name(*side)),
-            EndReason::ResignAdjudication(c) => write!(f, "{} wins by adjudication", side_name(*c)),
+            EndReason::ResignAdjudication(c) => {
+                write!(f, "{} wins by adjudication: {} resigns (FIDE 5.1.2)", side_name(*c), side_name(c.flip()))
+            }
+            EndReason::ResignNoMate(c) => write!(
+                f,
+                "{} resigns by adjudication but {} cannot checkmate by any series of legal moves: draw (FIDE 5.1.2)",
+                side_name(*c),
+                side_name(c.flip())
+            ),
             EndReason::DrawAdjudication => write!(f, "draw by adjudication"),
             EndReason::Interrupted => write!(f, "the match was interrupted"),
         }
@@ -322,7 +342,7 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
                     deadline.saturating_sub(cfg.flag_grace).as_secs_f64()
                 );
                 rec.restart[side.index()] = true;
-                return flag_fall(rec, side, &pos);
+                return flag_fall(rec, side, &game);
             }
             Err(e) => {
                 log::warn!("{} ({}) failed: {e}", player.name(), side_name(side));
@@ -339,7 +359,7 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
                     reply.elapsed.as_secs_f64(),
                     left.as_secs_f64()
                 );
-                return flag_fall(rec, side, &pos);
+                return flag_fall(rec, side, &game);
             }
         }
         let mv = match judge::read_move(&pos, &reply.best) {
@@ -373,24 +393,36 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
         if let Some((outcome, reason)) = adjudicate_scores(&cfg.adjudication, &mut adj, side, reply.score, &after) {
             // An end on the board takes precedence over score adjudication.
             if matches!(judge::verdict(&game), Verdict::Ongoing) {
-                rec.result = outcome;
-                rec.reason = reason;
+                (rec.result, rec.reason) = match reason {
+                    EndReason::ResignAdjudication(winner) => resignation(&game, winner.flip()),
+                    other => (outcome, other),
+                };
                 return rec;
             }
         }
     }
 }
 
-/// `side` failed to move in time: loss, or a draw when the opponent cannot possibly mate.
-fn flag_fall(mut rec: GameRecord, side: Color, pos: &Position) -> GameRecord {
-    if judge::can_possibly_mate(pos, side.flip()) {
-        rec.result = GameResult::win_for(side.flip());
-        rec.reason = EndReason::TimeForfeit(side);
-    } else {
+/// `side` failed to move in time: as the referee rules it (FIDE 6.9), a loss, or a draw when
+/// the opponent cannot checkmate by any series of legal moves.
+fn flag_fall(mut rec: GameRecord, side: Color, game: &Game) -> GameRecord {
+    if judge::flag_fall(game, side).drawn_by_unwinnability() {
         rec.result = GameResult::Draw;
         rec.reason = EndReason::TimeForfeitNoMate(side);
+    } else {
+        rec.result = GameResult::win_for(side.flip());
+        rec.reason = EndReason::TimeForfeit(side);
     }
     rec
+}
+
+/// `side` resigns (score adjudication), as the referee rules it (FIDE 5.1.2).
+fn resignation(game: &Game, side: Color) -> (GameResult, EndReason) {
+    if judge::resign(game, side).drawn_by_unwinnability() {
+        (GameResult::Draw, EndReason::ResignNoMate(side))
+    } else {
+        (GameResult::win_for(side.flip()), EndReason::ResignAdjudication(side.flip()))
+    }
 }
 
 /// `side` forfeits (crash, stall, illegal move) and must be restarted.

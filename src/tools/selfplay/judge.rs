@@ -1,10 +1,11 @@
 //! The one door between self-play and the Laws: every question the game loop asks about how
-//! a game ends is answered by the referee (`rules::referee`), FIDE 6.9 by `rules::mating`,
-//! and move text by `chess::notation`. Nothing here decides a rule by itself.
+//! a game ends is answered by the referee (`rules::referee`: the board, flag falls 6.9 and
+//! resignations 5.1.2), and move text by `chess::notation`. Nothing here decides a rule by
+//! itself.
 
 use crate::chess::notation::{self, UciMoveError};
 use crate::chess::{Color, Move, Position};
-use crate::rules::{mating, DrawClaim, Game, Outcome};
+use crate::rules::{DrawClaim, Game, Outcome, Ruling};
 
 /// What the referee says about the position on the board, for the player having the move.
 pub enum Verdict {
@@ -26,9 +27,14 @@ pub fn verdict(game: &Game) -> Verdict {
     }
 }
 
-/// FIDE 6.9: can `color` still possibly checkmate?
-pub fn can_possibly_mate(pos: &Position, color: Color) -> bool {
-    mating::can_possibly_mate(pos, color)
+/// FIDE 6.9: `side`'s flag has fallen in the game's current position.
+pub fn flag_fall(game: &Game, side: Color) -> Ruling {
+    game.flag_fall(side)
+}
+
+/// FIDE 5.1.2: `side` resigns in the game's current position (score adjudication).
+pub fn resign(game: &Game, side: Color) -> Ruling {
+    game.resign(side)
 }
 
 /// The move a player sent (UCI text), if it is legal here.

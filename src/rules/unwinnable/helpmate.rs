@@ -1,0 +1,408 @@
+//! The helpmate search: both sides cooperate so that the winner checkmates. A found line is
+//! the evidence of a "winnable" verdict.
+//!
+//! Iterative deepening on a move *cost*: moves that make progress toward a mating pattern
+//! are free, ordinary moves cost one, moves that work against a mate cost three. Progress is:
+//! for the winner, captures, pawn advances and promotions, and the king or a knight closing in
+//! on the mating corner; for the loser, the king walking to that corner (the corner of the
+//! winner's bishops' colour when bishops of one colour are all the winner has). A reply to a
+//! progress move is free too, so each iteration follows plans far along while the cost bound
+//! limits aimless wandering. A table of positions already searched with at least the same
+//! remaining cost prunes transpositions and cycles. Nothing here proves anything negative:
+//! "not found" only means "not found within the budget".
+
+use super::material;
+use super::table::Table;
+use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use crate::chess::movegen::legal_moves;
+use crate::chess::{Bitboard, Color, Move, PieceType, Position, Square};
+use std::sync::LazyLock;
+
+/// The cost of one move in the iterative deepening.
+const FREE: i32 = 0;
+const NORMAL: i32 = 1;
+const AGAINST: i32 = 3;
+
+/// The deepest cost bound tried.
+const MAX_BOUND: i32 = 120;
+/// Nodes per unit of cost bound an iteration may use before it gives up (deeper iterations
+/// get more).
+const NODES_PER_BOUND: u64 = 4000;
+
+/// The result of one search.
+pub struct Outcome {
+    /// The mating line, first move first.
+    pub line: Option<Vec<Move>>,
+    /// No mate, and nothing was cut: every position reachable was searched (a proof).
+    pub exhausted: bool,
+    pub nodes: u64,
+}
+
+/// Searches for a helpmate by `winner` using at most about `limit` nodes.
+pub fn search(pos: &Position, winner: Color, table: &mut Table, limit: u64) -> Outcome {
+    let plans = Plan::candidates(pos, winner);
+    let Some(&first) = plans.first() else { return Outcome { line: None, exhausted: false, nodes: 0 } };
+    let mut s =
+        Search { winner, table, nodes: 0, limit, iteration_limit: 0, line: Vec::new(), plan: first, order: Vec::new() };
+    for bound in 1..=MAX_BOUND {
+        for &plan in &plans {
+            s.plan = plan;
+
+            s.table.clear();
+            s.iteration_limit = s.nodes + NODES_PER_BOUND * bound as u64;
+            let mut stopped = false;
+            if s.dfs(pos, bound, false, &mut stopped) {
+                return Outcome { line: Some(s.line), exhausted: false, nodes: s.nodes };
+            }
+            if !stopped {
+                // The whole tree was searched and nothing was cut: there is no mate at all.
+                return Outcome { line: None, exhausted: true, nodes: s.nodes };
+            }
+            if s.nodes >= s.limit {
+                return Outcome { line: None, exhausted: false, nodes: s.nodes };
+            }
+        }
+    }
+    Outcome { line: None, exhausted: false, nodes: s.nodes }
+}
+
+struct Search<'t> {
+    winner: Color,
+    table: &'t mut Table,
+    nodes: u64,
+    limit: u64,
+    iteration_limit: u64,
+    line: Vec<Move>,
+    plan: Plan,
+    /// Move order keys of the nodes on the current line.
+    order: Vec<u32>,
+}
+
+impl Search<'_> {
+    /// True when a mate is found (the line is then in `self.line`). `stopped` is set when any
+    /// branch was cut by the bound or a node limit.
+    fn dfs(&mut self, pos: &Position, bound: i32, progress: bool, stopped: &mut bool) -> bool {
+        let loser_to_move = pos.side_to_move() != self.winner;
+        if bound <= 0 && !(loser_to_move && pos.in_check()) {
+            *stopped = true;
+            return false;
+        }
+        let key = pos.key();
+        if self.table.get(key).is_some_and(|b| b >= bound) {
+            *stopped = true; // searched before (it may be on the current path): not proof of anything
+            return false;
+        }
+        let moves = legal_moves(pos);
+        if moves.is_empty() {
+            return loser_to_move && pos.in_check();
+        }
+        if bound <= 0 || pos.halfmove_clock() >= 150 {
+            // 9.6.2: after seventy-five moves without a capture or pawn move the game is over.
+            *stopped = true;
+            return false;
+        }
+        if material::prove(pos, self.winner).is_some() {
+            return false;
+        }
+        if self.nodes >= self.iteration_limit || self.nodes >= self.limit {
+            *stopped = true;
+            return false;
+        }
+        self.table.put(key, bound);
+        // Each move's order key (cheapest first, then the higher score; the move in the low
+        // bits), on a scratch stack shared by all nodes; picked one at a time, as most nodes
+        // need only the first.
+        let base = self.order.len();
+        for &m in moves.iter() {
+            let (cost, score) = self.plan.classify(pos, m, loser_to_move);
+            self.order.push(((AGAINST - cost) as u32) << 27 | (score as u32) << 16 | m.raw() as u32);
+        }
+        let n = self.order.len() - base;
+        for picked in base..base + n {
+            let mut best = picked;
+            for i in picked + 1..base + n {
+                if self.order[i] > self.order[best] {
+                    best = i;
+                }
+            }
+            self.order.swap(picked, best);
+            let key = self.order[picked];
+            let Some(m) = Move::from_raw(key as u16) else { continue };
+            let cost = AGAINST - (key >> 27) as i32;
+            let child = pos.make_move(m);
+            // A reply to progress is free, unless it is a check (which disturbs the plan).
+            let paid = if cost == NORMAL && progress && !child.in_check() { FREE } else { cost };
+            self.nodes += 1;
+            self.line.push(m);
+            if self.dfs(&child, bound - paid, cost == FREE, stopped) {
+                self.order.truncate(base);
+                return true;
+            }
+            self.line.pop();
+            if self.nodes >= self.limit {
+                *stopped = true;
+                self.order.truncate(base);
+                return false;
+            }
+        }
+        self.order.truncate(base);
+        false
+    }
+}
+
+/// Where the mate is aimed: a corner for the loser's king, the winner's king near it, and,
+/// when the winner has only minor pieces, the loser's other pieces on the corner's flight
+/// squares as blockers. A template plan names the winner king's square and the one flight
+/// square a blocker must fill; a corner plan leaves both open.
+#[derive(Clone, Copy)]
+struct Plan {
+    corner: Square,
+    /// The winner king's square (template plans); else any square two from the corner.
+    king_target: Option<Square>,
+    /// Where the loser's pieces should stand to block flights.
+    blocker_targets: Bitboard,
+    /// The squares from which a knight checks a king in the corner.
+    knight_checks: Bitboard,
+    /// The winner has pawns, a rook or a queen: it can take the loser's pieces freely.
+    strong: bool,
+    /// The winner's material cannot mate without the loser promoting (to get blockers).
+    loser_must_promote: bool,
+}
+
+impl Plan {
+    /// The plans worth trying, best first. Corners nearest the loser's king (of the colour of
+    /// the winner's bishops when those are all it has); with a single minor piece, first the
+    /// templates of the corner mates it can give (the winner's king two squares from the
+    /// corner covering all flight squares but one, which a blocker fills).
+    fn candidates(pos: &Position, winner: Color) -> Vec<Plan> {
+        let loser = winner.flip();
+        let kings = pos.pieces(PieceType::King);
+        let ours = pos.color(winner) & !kings;
+        let bishops = pos.pieces_of(winner, PieceType::Bishop);
+        let colour = if (bishops & Bitboard::DARK_SQUARES).nonempty() {
+            Bitboard::DARK_SQUARES
+        } else {
+            Bitboard::LIGHT_SQUARES
+        };
+        let one_colour = ours == bishops && ours.nonempty() && (bishops & !colour).is_empty();
+        let strong = (ours
+            & (pos.pieces(PieceType::Pawn) | pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen)))
+        .nonempty();
+        let single_minor = !strong && !ours.more_than_one();
+        let theirs = pos.color(loser) & !kings;
+        let their_blockers = theirs & !pos.pieces(PieceType::Pawn) & !pos.pieces(PieceType::Queen);
+        let ksq = pos.king_square(loser);
+        let wk = pos.king_square(winner);
+        let mut corners: Vec<Square> = [Square::A1, Square::H1, Square::A8, Square::H8]
+            .into_iter()
+            .filter(|&c| !one_colour || colour.contains(c))
+            .collect();
+        corners.sort_by_key(|&c| (distance(c, ksq), distance(c, wk)));
+        corners.truncate(2);
+        let base = |corner: Square| Plan {
+            corner,
+            king_target: None,
+            blocker_targets: king_attacks(corner),
+            knight_checks: knight_attacks(corner),
+            strong,
+            loser_must_promote: single_minor && their_blockers.is_empty(),
+        };
+        let mut plans = Vec::new();
+        if single_minor && theirs.nonempty() {
+            let bishop = ours == bishops;
+            for &corner in &corners {
+                let flights = king_attacks(corner);
+                // A bishop checking from afar covers the diagonal flight on its line.
+                let diagonal = if bishop { flights & bishop_attacks(corner, Bitboard::EMPTY) } else { Bitboard::EMPTY };
+                let mut templates: Vec<Plan> = Square::all()
+                    .filter(|&k| distance(k, corner) == 2)
+                    .filter_map(|k| {
+                        let open = flights & !king_attacks(k) & !diagonal;
+                        (open.count() == 1).then_some(Plan {
+                            king_target: Some(k),
+                            blocker_targets: open,
+                            ..base(corner)
+                        })
+                    })
+                    .collect();
+                templates.sort_by_key(|p| p.king_target.map_or(0, |k| distance(k, wk)));
+                plans.extend(templates);
+            }
+        }
+        plans.extend(corners.into_iter().map(base));
+        plans
+    }
+
+    /// (cost, ordering score) of `m` in `pos`.
+    fn classify(&self, pos: &Position, m: Move, loser_to_move: bool) -> (i32, i32) {
+        let Some(piece) = pos.piece_at(m.from()) else { return (NORMAL, 0) };
+        let (from, to) = (m.from(), m.to());
+        let victim = pos.captured_piece(m);
+        if !loser_to_move {
+            if let Some(p) = m.promotion() {
+                return (FREE, 1000 + value(p));
+            }
+            if let Some(v) = victim {
+                if self.strong || v == PieceType::Queen {
+                    return (FREE, 500 + value(v));
+                }
+            }
+            match piece.kind {
+                PieceType::Pawn => return (FREE, 300),
+                PieceType::King => {
+                    let closer = match self.king_target {
+                        Some(k) => distance(to, k) < distance(from, k),
+                        None => {
+                            let (d0, d1) = (distance(from, self.corner), distance(to, self.corner));
+                            d1 < d0 && d1 >= 2
+                        }
+                    };
+                    if closer {
+                        return (FREE, 200);
+                    }
+                }
+                PieceType::Knight
+                    if self.king_target.is_none()
+                        && set_distance(PieceType::Knight, to, self.knight_checks)
+                            < set_distance(PieceType::Knight, from, self.knight_checks) =>
+                {
+                    return (FREE, 150);
+                }
+                _ => {}
+            }
+            (NORMAL, 0)
+        } else {
+            if piece.kind == PieceType::King {
+                return if distance(to, self.corner) < distance(from, self.corner) { (FREE, 200) } else { (NORMAL, 0) };
+            }
+            if victim.is_some() {
+                return (AGAINST, 0);
+            }
+            if self.loser_must_promote && piece.kind == PieceType::Pawn {
+                let heavy = matches!(m.promotion(), Some(PieceType::Queen | PieceType::Rook));
+                return if heavy { (AGAINST, 0) } else { (FREE, 100) };
+            }
+            if !self.strong
+                && piece.kind != PieceType::Pawn
+                && set_distance(piece.kind, to, self.blocker_targets)
+                    < set_distance(piece.kind, from, self.blocker_targets)
+            {
+                return (FREE, 100); // a blocker on its way
+            }
+            (NORMAL, 0)
+        }
+    }
+}
+
+/// Moves a piece of `kind` needs from `sq` to the nearest square of `set` on an empty board
+/// (8 when it never gets there).
+fn set_distance(kind: PieceType, sq: Square, set: Bitboard) -> i32 {
+    set.squares().map(|t| piece_distance(kind, sq, t)).min().unwrap_or(8)
+}
+
+fn piece_distance(kind: PieceType, a: Square, b: Square) -> i32 {
+    if a == b {
+        return 0;
+    }
+    let aligned_diag = bishop_attacks(a, Bitboard::EMPTY).contains(b);
+    let aligned_line = rook_attacks(a, Bitboard::EMPTY).contains(b);
+    match kind {
+        PieceType::Knight => knight_distance(a, b),
+        PieceType::Bishop if a.is_light() != b.is_light() => 8,
+        PieceType::Bishop => 2 - aligned_diag as i32,
+        PieceType::Rook => 2 - aligned_line as i32,
+        PieceType::Queen => 2 - (aligned_diag || aligned_line) as i32,
+        PieceType::King | PieceType::Pawn => distance(a, b),
+    }
+}
+
+fn value(p: PieceType) -> i32 {
+    match p {
+        PieceType::Pawn => 1,
+        PieceType::Knight | PieceType::Bishop => 3,
+        PieceType::Rook => 5,
+        PieceType::Queen => 9,
+        PieceType::King => 0,
+    }
+}
+
+/// King distance.
+pub(super) fn distance(a: Square, b: Square) -> i32 {
+    let (a, b) = (a.index() as i32, b.index() as i32);
+    ((a & 7) - (b & 7)).abs().max(((a >> 3) - (b >> 3)).abs())
+}
+
+/// Knight moves from `a` to `b` on an empty board.
+fn knight_distance(a: Square, b: Square) -> i32 {
+    KNIGHT_DISTANCE[a.index()][b.index()] as i32
+}
+
+static KNIGHT_DISTANCE: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
+    let mut t = [[u8::MAX; 64]; 64];
+    for (a, row) in t.iter_mut().enumerate() {
+        row[a] = 0;
+        let mut frontier = vec![a];
+        let mut d = 0;
+        while !frontier.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            for &s in &frontier {
+                for n in crate::chess::attacks::knight_attacks(Square::new(s as u8)) {
+                    if row[n.index()] == u8::MAX {
+                        row[n.index()] = d;
+                        next.push(n.index());
+                    }
+                }
+            }
+            frontier = next;
+        }
+    }
+    t
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::attacks;
+
+    fn mate_line(fen: &str, winner: Color) -> Option<Vec<Move>> {
+        attacks::init();
+        let pos = Position::from_fen(fen).expect("test FEN");
+        let mut table = Table::new(16);
+        search(&pos, winner, &mut table, 1_000_000).line
+    }
+
+    fn replays_to_mate(fen: &str, line: &[Move], winner: Color) -> bool {
+        let mut pos = Position::from_fen(fen).expect("test FEN");
+        for &m in line {
+            if !legal_moves(&pos).contains(m) {
+                return false;
+            }
+            pos = pos.make_move(m);
+        }
+        pos.side_to_move() != winner && pos.in_check() && legal_moves(&pos).is_empty()
+    }
+
+    #[test]
+    fn finds_mates_with_little_material() {
+        for (fen, winner) in [
+            ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", Color::White),
+            ("4k3/8/8/8/8/8/8/R3K3 b - - 0 1", Color::White),
+            ("4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", Color::White),
+            ("4k3/7p/8/8/8/8/8/3BK3 w - - 0 1", Color::White),
+            (crate::chess::STARTPOS_FEN, Color::Black),
+        ] {
+            let line = mate_line(fen, winner).unwrap_or_else(|| panic!("no helpmate found in {fen}"));
+            assert!(replays_to_mate(fen, &line, winner), "{fen}: {line:?}");
+        }
+    }
+
+    #[test]
+    fn knight_distances() {
+        attacks::init();
+        let sq = |s| Square::parse(s).unwrap();
+        assert_eq!(knight_distance(sq("a1"), sq("b3")), 1);
+        assert_eq!(knight_distance(sq("a1"), sq("b2")), 4);
+        assert_eq!(knight_distance(sq("a1"), sq("h8")), 6);
+    }
+}

@@ -1,0 +1,265 @@
+//! Can a player still checkmate "by any possible series of legal moves"? The one question
+//! behind FIDE 5.2.2 (dead position: neither can), 6.9 (a flag fall is a draw when the
+//! opponent cannot) and 5.1.2 (so is a resignation).
+//!
+//! Every answer carries its evidence:
+//! - [`Verdict::Winnable`] with a helpmate — a legal line, both sides cooperating, ending in
+//!   that player's checkmate (replayable by any move generator);
+//! - [`Verdict::Unwinnable`] with the [`Reason`] that proves it: the game is already over,
+//!   material that can never mate, a static argument over the squares every piece can ever
+//!   reach (frozen pawns, kings that can never get at anything capturable, bishops that can
+//!   never cover a square that matters), or an exhaustive search of the reachable positions;
+//! - [`Verdict::Undetermined`] only when the node budget runs out first.
+//!
+//! The order is: the board (mate, stalemate), material, a short helpmate search, the static
+//! argument, then helpmate and exhaustive searches taking turns with doubling budgets.
+//!
+//! The question is about the position: move counters and earlier positions do not take part,
+//! except that a helpmate never runs past the seventy-five-move rule (9.6.2).
+
+mod exhaustive;
+mod helpmate;
+mod material;
+pub mod reach;
+pub mod statics;
+mod table;
+
+use crate::chess::movegen::legal_moves;
+use crate::chess::{Color, Move, Position};
+use std::cell::RefCell;
+use table::Table;
+
+/// Why a side can never checkmate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// The side is checkmated already: the game is over.
+    Checkmated,
+    /// Stalemate on the board: the game is over.
+    Stalemate,
+    /// Seventy-five moves without a capture or a pawn move: the game is over (9.6.2).
+    SeventyFiveMoves,
+    /// The side has only its king.
+    BareKing,
+    /// A lone knight, or bishops of one colour, with nothing on the other side that could
+    /// ever block the king's flight squares.
+    InsufficientMaterial,
+    /// No piece of the side can ever attack a square the opponent's king can reach (pawns
+    /// frozen for good, pieces walled off).
+    NoCheck,
+    /// Checks are possible, but on every square the opponent's king can reach a flight square
+    /// can never be covered (e.g. bishops of one colour that cannot attack it).
+    NoMatingSquare,
+    /// Every position that can arise was examined: none is a checkmate by the side.
+    Exhaustive,
+}
+
+impl Reason {
+    /// Every reason, for the text tables and tests.
+    pub const ALL: [Reason; 8] = [
+        Reason::Checkmated,
+        Reason::Stalemate,
+        Reason::SeventyFiveMoves,
+        Reason::BareKing,
+        Reason::InsufficientMaterial,
+        Reason::NoCheck,
+        Reason::NoMatingSquare,
+        Reason::Exhaustive,
+    ];
+
+    /// The game has already ended on the board (5.1.1, 5.2.1, 9.6.2).
+    pub fn game_over(self) -> bool {
+        matches!(self, Reason::Checkmated | Reason::Stalemate | Reason::SeventyFiveMoves)
+    }
+
+    /// The machine name (JSON, EPD output).
+    pub fn code(self) -> &'static str {
+        match self {
+            Reason::Checkmated => "checkmated",
+            Reason::Stalemate => "stalemate",
+            Reason::SeventyFiveMoves => "seventy_five_moves",
+            Reason::BareKing => "bare_king",
+            Reason::InsufficientMaterial => "insufficient_material",
+            Reason::NoCheck => "no_check_possible",
+            Reason::NoMatingSquare => "no_mating_square",
+            Reason::Exhaustive => "exhaustive_search",
+        }
+    }
+}
+
+/// The answer for one side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The side can checkmate; `helpmate` is a line to it (empty: the opponent is mated now).
+    Winnable { helpmate: Vec<Move> },
+    /// The side can never checkmate.
+    Unwinnable { reason: Reason },
+    /// The budget ran out before either was shown.
+    Undetermined,
+}
+
+impl Verdict {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Verdict::Winnable { .. } => "winnable",
+            Verdict::Unwinnable { .. } => "unwinnable",
+            Verdict::Undetermined => "undetermined",
+        }
+    }
+
+    pub fn is_unwinnable(&self) -> bool {
+        matches!(self, Verdict::Unwinnable { .. })
+    }
+}
+
+/// A verdict and the work it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub verdict: Verdict,
+    /// Positions visited by the searches.
+    pub nodes: u64,
+}
+
+/// The search budget, in nodes (positions visited) per side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget(pub u64);
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget(Budget::DEFAULT_NODES)
+    }
+}
+
+impl Budget {
+    /// Enough for every real game position measured, and for nearly all composed ones.
+    pub const DEFAULT_NODES: u64 = 2_000_000;
+}
+
+/// Nodes the first, short helpmate search may use.
+const QUICK_NODES: u64 = 2_000;
+
+/// The search tables, kept per thread so a decision allocates nothing after the first.
+struct Tables {
+    helpmate: Table,
+    visited: exhaustive::KeySet,
+}
+
+thread_local! {
+    static TABLES: RefCell<Tables> = RefCell::new(Tables { helpmate: Table::new(16), visited: exhaustive::KeySet::default() });
+}
+
+/// Recent decisions (the referee asks about the same position for its report, its outcome
+/// and a resignation), per thread: (key, half-move clock, side, budget) → decision.
+const CACHE_SLOTS: usize = 256;
+
+type CacheEntry = Option<((u64, u16, Color, u64), Decision)>;
+
+thread_local! {
+    static CACHE: RefCell<Vec<CacheEntry>> = RefCell::new(vec![None; CACHE_SLOTS]);
+}
+
+/// Can `side` checkmate from `pos` by some series of legal moves?
+pub fn decide(pos: &Position, side: Color, budget: Budget) -> Decision {
+    let id = (pos.key(), pos.halfmove_clock(), side, budget.0);
+    let slot = (pos.key() as usize ^ side.index()) % CACHE_SLOTS;
+    let hit = CACHE.with(|c| match &c.borrow()[slot] {
+        Some((k, d)) if *k == id => Some(d.clone()),
+        _ => None,
+    });
+    if let Some(d) = hit {
+        return d;
+    }
+    let d = decide_uncached(pos, side, budget);
+    CACHE.with(|c| c.borrow_mut()[slot] = Some((id, d.clone())));
+    d
+}
+
+fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
+    let moves = legal_moves(pos);
+    if moves.is_empty() {
+        let verdict = if !pos.in_check() {
+            Verdict::Unwinnable { reason: Reason::Stalemate }
+        } else if pos.side_to_move() == side {
+            Verdict::Unwinnable { reason: Reason::Checkmated }
+        } else {
+            Verdict::Winnable { helpmate: Vec::new() }
+        };
+        return Decision { verdict, nodes: 0 };
+    }
+    if let Some(p) = material::prove(pos, side) {
+        let reason = match p {
+            material::MaterialProof::BareKing => Reason::BareKing,
+            material::MaterialProof::Insufficient => Reason::InsufficientMaterial,
+        };
+        return Decision { verdict: Verdict::Unwinnable { reason }, nodes: 0 };
+    }
+    if pos.halfmove_clock() >= 150 {
+        return Decision { verdict: Verdict::Unwinnable { reason: Reason::SeventyFiveMoves }, nodes: 0 };
+    }
+    TABLES.with(|t| {
+        let mut t = t.borrow_mut();
+        let t = &mut *t;
+        let mut nodes = 0;
+        let quick = helpmate::search(pos, side, &mut t.helpmate, QUICK_NODES.min(budget.0));
+        nodes += quick.nodes;
+        if let Some(line) = quick.line {
+            return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
+        }
+        if quick.exhausted {
+            return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
+        }
+        if let Some(p) = statics::prove(pos, side) {
+            let reason = match p {
+                statics::StaticProof::NoCheck => Reason::NoCheck,
+                statics::StaticProof::NoMatingSquare => Reason::NoMatingSquare,
+            };
+            return Decision { verdict: Verdict::Unwinnable { reason }, nodes };
+        }
+        let mut step = QUICK_NODES;
+        while nodes < budget.0 {
+            let left = budget.0 - nodes;
+            let proof = exhaustive::search(pos, side, &mut t.visited, step.min(left));
+            nodes += proof.nodes;
+            match proof.found {
+                exhaustive::Found::Mate(line) => {
+                    return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
+                }
+                exhaustive::Found::NoMate => {
+                    return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
+                }
+                exhaustive::Found::Unknown => {}
+            }
+            if nodes >= budget.0 {
+                break;
+            }
+            let left = budget.0 - nodes;
+            let help = helpmate::search(pos, side, &mut t.helpmate, step.saturating_mul(2).min(left));
+            nodes += help.nodes;
+            if let Some(line) = help.line {
+                return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
+            }
+            if help.exhausted {
+                return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
+            }
+            step = step.saturating_mul(4);
+        }
+        Decision { verdict: Verdict::Undetermined, nodes }
+    })
+}
+
+/// Both sides' decisions, White first.
+pub fn decide_both(pos: &Position, budget: Budget) -> [Decision; 2] {
+    [decide(pos, Color::White, budget), decide(pos, Color::Black, budget)]
+}
+
+/// Does `line` replay legally from `pos` and end with `side` checkmating, the game not having
+/// ended before by the seventy-five-move rule (9.6.2; a mate on the 150th half-move stands)?
+pub fn is_helpmate(pos: &Position, side: Color, line: &[Move]) -> bool {
+    let mut p = *pos;
+    for &m in line {
+        if p.halfmove_clock() >= 150 || !legal_moves(&p).contains(m) {
+            return false;
+        }
+        p = p.make_move(m);
+    }
+    p.side_to_move() != side && p.in_check() && legal_moves(&p).is_empty()
+}

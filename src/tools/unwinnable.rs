@@ -1,0 +1,170 @@
+//! `arbiter unwinnable`: can each player still checkmate by any series of legal moves (the
+//! question of FIDE 5.2.2, 6.9 and 5.1.2)? For one position, or a batch (`--epd`).
+//!
+//! Exit status: 0 when the position (or the batch) was answered — a bad line of a batch is an
+//! answer with an `error`; 2 for bad arguments, an unusable position, or an unreadable file.
+
+use crate::chess::{Color, Position};
+use crate::explain::{json, note_text, Lang, MateFact, Note};
+use crate::rules::unwinnable::{decide, Budget, Decision, Verdict};
+use crate::rules::{dead, Game};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Arguments of `arbiter unwinnable`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct UnwinnableArgs {
+    /// Position to analyse (default: the standard starting position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves played from the FEN first, one argument, space-separated, UCI or SAN.
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Whose chances to decide: white, black or both.
+    #[arg(long, default_value = "both")]
+    pub side: String,
+    /// Search budget per player, in positions visited.
+    #[arg(long, default_value_t = Budget::DEFAULT_NODES)]
+    pub budget: u64,
+    /// One JSON object per position on one line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Language of the text: en or zh.
+    #[arg(long, default_value = "en")]
+    pub lang: String,
+    /// Batch: one FEN per line (4 or 6 fields; anything after them ignored; `#` lines and
+    /// blank lines skipped), answered in order.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves"])]
+    pub epd: Option<PathBuf>,
+}
+
+/// Runs `arbiter unwinnable`; never panics on any input.
+pub fn run(args: UnwinnableArgs) -> ExitCode {
+    let Some(lang) = Lang::parse(&args.lang) else {
+        eprintln!("error: --lang '{}' is not supported; use en or zh", args.lang);
+        return ExitCode::from(2);
+    };
+    let sides: &[Color] = match args.side.to_ascii_lowercase().as_str() {
+        "white" | "w" => &[Color::White],
+        "black" | "b" => &[Color::Black],
+        "both" => &[Color::White, Color::Black],
+        other => {
+            eprintln!("error: --side '{other}' is not one of white, black, both");
+            return ExitCode::from(2);
+        }
+    };
+    let budget = Budget(args.budget);
+    let mut out = std::io::stdout().lock();
+    if let Some(path) = &args.epd {
+        let text = match std::fs::read(path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            let answer = match fen_of(line).map(|f| Position::from_fen(&f).map_err(|e| e.to_string())) {
+                Some(Ok(pos)) => Answer::of(&pos, sides, budget),
+                Some(Err(e)) => Answer::error(line, &format!("bad FEN: {e}")),
+                None => Answer::error(line, "not a FEN (it needs at least 4 fields)"),
+            };
+            if write_lines(&mut out, &answer.render(args.json, lang)).is_err() {
+                break;
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
+    let list: Vec<&str> = args.moves.as_deref().map(|m| m.split_whitespace().collect()).unwrap_or_default();
+    let game = match Game::from_fen_and_moves(args.fen.as_deref(), &list) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let answer = Answer::of(game.current(), sides, budget);
+    let _ = write_lines(&mut out, &answer.render(args.json, lang));
+    ExitCode::SUCCESS
+}
+
+fn write_lines(out: &mut impl Write, lines: &[String]) -> std::io::Result<()> {
+    for l in lines {
+        writeln!(out, "{l}")?;
+    }
+    Ok(())
+}
+
+/// The FEN at the start of an EPD line: 6 fields when the 5th and 6th are the move counters,
+/// else 4. None when the line has fewer than 4 fields.
+pub fn fen_of(line: &str) -> Option<String> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() < 4 {
+        return None;
+    }
+    let counters = fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
+    Some(fields[..if counters { 6 } else { 4 }].join(" "))
+}
+
+/// The answer for one position (or one bad line).
+struct Answer {
+    fen: String,
+    position: Option<Position>,
+    /// White's and Black's decisions, for the sides asked.
+    decisions: [Option<Decision>; 2],
+    micros: u128,
+    error: Option<String>,
+}
+
+impl Answer {
+    fn of(pos: &Position, sides: &[Color], budget: Budget) -> Answer {
+        let start = Instant::now();
+        let mut decisions = [None, None];
+        for &side in sides {
+            decisions[side.index()] = Some(decide(pos, side, budget));
+        }
+        Answer { fen: pos.to_fen(), position: Some(*pos), decisions, micros: start.elapsed().as_micros(), error: None }
+    }
+
+    fn error(line: &str, error: &str) -> Answer {
+        Answer { fen: line.to_string(), position: None, decisions: [None, None], micros: 0, error: Some(error.into()) }
+    }
+
+    fn render(&self, as_json: bool, lang: Lang) -> Vec<String> {
+        if as_json {
+            let side = |d: &Option<Decision>| d.as_ref().map_or_else(|| "null".to_string(), json::decision);
+            let obj = json::Object::new().str("fen", &self.fen);
+            let obj = match &self.error {
+                Some(e) => obj.str("error", e),
+                None => obj
+                    .raw("white", side(&self.decisions[0]))
+                    .raw("black", side(&self.decisions[1]))
+                    .raw("nodes", self.decisions.iter().flatten().map(|d| d.nodes).sum::<u64>())
+                    .raw("micros", self.micros),
+            };
+            return vec![obj.finish()];
+        }
+        let words = lang.words();
+        let (Some(pos), None) = (&self.position, &self.error) else {
+            return vec![format!("{} {}", words.position(&self.fen), self.error.as_deref().unwrap_or_default())];
+        };
+        let mut lines = vec![words.position(&self.fen)];
+        for (side, d) in [Color::White, Color::Black].into_iter().zip(&self.decisions) {
+            if let Some(d) = d {
+                let note = Note::MatePossible { side, fact: MateFact::of(pos, d) };
+                lines.push(format!("- {}", note_text(&note, lang)));
+            }
+        }
+        if let [Some(w), Some(b)] = &self.decisions {
+            if let (Verdict::Unwinnable { .. }, Verdict::Unwinnable { .. }) = (&w.verdict, &b.verdict) {
+                if let Some(d) = dead::dead_from(&[w.clone(), b.clone()]) {
+                    let note = Note::DeadPosition { white: d.white, black: d.black };
+                    lines.push(format!("- {}", note_text(&note, lang)));
+                }
+            }
+        }
+        lines
+    }
+}

@@ -1,0 +1,173 @@
+//! `arbiter referee GAMES.pgn [--json]` as a user meets it: one file with a clean game, an
+//! illegal move, a move after mate, a win on time against a lone king (6.9 makes it a draw),
+//! a resignation by the side with the lone king's opponent (5.1.2), and a result that
+//! contradicts a mate on the board. Each JSON line is parsed by python-chess's companion,
+//! Python's `json`, when available; the fields are checked here either way.
+
+use std::process::Command;
+
+fn referee(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).arg("referee").args(args).output().expect("run arbiter");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+const GAMES: &str = r#"[Event "clean"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+[Event "illegal"]
+[White "C"]
+[Black "D"]
+[Result "1-0"]
+
+1. e4 e5 2. Ke2 d6 3. Kf3 Nf6 4. Kf4 1-0
+
+[Event "after mate"]
+[White "E"]
+[Black "F"]
+[Result "0-1"]
+
+1. f3 e5 2. g4 Qh4# 3. a3 0-1
+
+[Event "flag against a lone king"]
+[White "G"]
+[Black "H"]
+[Result "1-0"]
+[SetUp "1"]
+[FEN "4k3/8/8/q7/8/8/8/6K1 w - - 0 1"]
+[Termination "time forfeit"]
+
+1. Kg2 Qa4 2. Kg3 1-0
+
+[Event "resignation to a lone king"]
+[White "I"]
+[Black "J"]
+[Result "1-0"]
+[SetUp "1"]
+[FEN "4k3/8/8/q7/8/8/8/6K1 w - - 0 1"]
+
+1. Kg2 1-0
+
+[Event "result against the mate"]
+[White "K"]
+[Black "L"]
+[Result "1-0"]
+
+1. f3 e5 2. g4 Qh4# 1-0
+
+[Event "a real win on time"]
+[White "M"]
+[Black "N"]
+[Result "0-1"]
+[Termination "time forfeit"]
+
+1. e4 e5 0-1
+"#;
+
+/// The games in a file of their own per test (tests run in parallel threads of one process).
+fn pgn_file(test: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("arbiter-referee-cli-{}-{test}.pgn", std::process::id()));
+    std::fs::write(&path, GAMES).expect("write PGN");
+    path
+}
+
+#[test]
+fn json_one_object_per_game() {
+    let path = pgn_file("json");
+    let (code, out, err) = referee(&[&path.to_string_lossy(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 7, "{out}");
+    // Clean.
+    assert_eq!(lines[0], r#"{"game":1,"white":"A","black":"B","result":"1-0","laws_result":"1-0","problems":[]}"#);
+    // The illegal move: the fourth move by White (ply 7), with explain's reason and article.
+    assert!(lines[1].starts_with(r#"{"game":2,"white":"C","black":"D","result":"1-0","laws_result":null,"problems":[{"ply":7,"code":"illegal_move","rule":"3.9.2","text":"White's move Kf4 is illegal."#), "{}", lines[1]);
+    // A move after mate: ply 5, the game had ended by 5.1.1; the mate's result stands.
+    assert!(
+        lines[2].contains(r#""laws_result":"0-1","problems":[{"ply":5,"code":"move_after_end","rule":"5.1.1""#),
+        "{}",
+        lines[2]
+    );
+    // Black's flag fell, but White has a lone king: a draw (6.9).
+    assert!(lines[3].contains(r#""result":"1-0","laws_result":"1/2-1/2","problems":[{"ply":3,"code":"result_contradicts_laws","rule":"6.9""#), "{}", lines[3]);
+    assert!(
+        lines[3].contains("White can no longer checkmate") || lines[3].contains("White cannot checkmate"),
+        "{}",
+        lines[3]
+    );
+    // Black resigned to a lone king: a draw (5.1.2).
+    assert!(
+        lines[4].contains(
+            r#""laws_result":"1/2-1/2","problems":[{"ply":1,"code":"result_contradicts_laws","rule":"5.1.2""#
+        ),
+        "{}",
+        lines[4]
+    );
+    // 1-0 recorded, but Black mated White.
+    assert!(
+        lines[5]
+            .contains(r#""laws_result":"0-1","problems":[{"ply":4,"code":"result_contradicts_laws","rule":"5.1.1""#),
+        "{}",
+        lines[5]
+    );
+    // White lost on time with Black able to mate: the result stands.
+    assert!(lines[6].ends_with(r#""result":"0-1","laws_result":"0-1","problems":[]}"#), "{}", lines[6]);
+    // The summary goes to stderr with --json.
+    assert!(err.contains("Summary: 7 games, 2 clean"), "{err}");
+    if Command::new("python3").args(["-c", "import json"]).output().is_ok_and(|o| o.status.success()) {
+        let check = Command::new("python3")
+            .args(["-c", "import json,sys\nfor l in sys.stdin: json.loads(l)"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                if let Some(mut w) = c.stdin.take() {
+                    w.write_all(out.as_bytes())?;
+                }
+                c.wait()
+            })
+            .expect("python3");
+        assert!(check.success(), "a line is not valid JSON:\n{out}");
+    }
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn text_report_and_summary() {
+    let path = pgn_file("text");
+    let (code, out, _) = referee(&[&path.to_string_lossy()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Game 1 (A - B): 1-0: clean"), "{out}");
+    assert!(out.contains("Game 4 (G - H): 1-0, by the Laws 1/2-1/2: problems"), "{out}");
+    assert!(out.contains("- ply 3: result_contradicts_laws (FIDE 6.9)"), "{out}");
+    assert!(
+        out.trim_end().ends_with(
+            "Summary: 7 games, 2 clean; illegal moves: 1, moves after the end: 1, results contradicting the Laws: 3, \
+         unreadable: 0"
+        ),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn unreadable_file_and_broken_games() {
+    let (code, _, err) = referee(&["/nonexistent/games.pgn"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
+    // A broken tag and an unbalanced variation: reported per game, the file still read.
+    let path = std::env::temp_dir().join(format!("arbiter-referee-broken-{}.pgn", std::process::id()));
+    std::fs::write(&path, "[White \"x\n\n1. e4 *\n\n[White \"y\"]\n\n1. e4 (1. d4 *\n").expect("write");
+    let (code, out, _) = referee(&[&path.to_string_lossy(), "--json"]);
+    assert_eq!(code, 0);
+    assert!(out.lines().count() >= 1 && out.contains("\"unreadable\""), "{out}");
+    let _ = std::fs::remove_file(path);
+}
