@@ -173,8 +173,10 @@ impl Game {
     /// The referee's report on the current position, with both players' verdicts on whether
     /// they can still checkmate (`mate_possible`).
     pub fn report(&self) -> PositionReport {
-        let mut r = PositionReport::new(&self.current, &self.keys);
-        r.mate_possible = Some(unwinnable::decide_both(&self.current, Budget::default()));
+        // Both decisions once: the dead-position verdict is read from them, not decided again.
+        let both = unwinnable::decide_both(&self.current, Budget::default());
+        let mut r = PositionReport::with_dead_reason(&self.current, &self.keys, dead::dead_from(&both));
+        r.mate_possible = Some(both);
         r
     }
 
@@ -428,9 +430,13 @@ impl PositionReport {
     /// The report for `pos`, the last position of a game whose position keys (start first,
     /// `pos` last) are `keys`. With `keys == [pos.key()]` the position stands alone.
     pub fn new(pos: &Position, keys: &[u64]) -> PositionReport {
+        PositionReport::with_dead_reason(pos, keys, dead::dead_position(pos))
+    }
+
+    /// As [`PositionReport::new`], with the dead-position verdict already decided.
+    fn with_dead_reason(pos: &Position, keys: &[u64], dead_reason: Option<DeadReason>) -> PositionReport {
         let moves = movegen::legal_moves(pos);
         let repetitions = count_in_window(keys, pos.halfmove_clock(), pos.key()).max(1);
-        let dead_reason = dead::dead_position(pos);
         let outcome = outcome_of(pos, repetitions, !moves.is_empty(), dead_reason);
         let automatic_draw = match outcome {
             Some(Outcome::Draw(d)) => Some(d),
