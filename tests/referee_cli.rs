@@ -4,15 +4,12 @@
 //! contradicts a mate on the board. Each JSON line is parsed by python-chess's companion,
 //! Python's `json`, when available; the fields are checked here either way.
 
+mod common;
+
 use std::process::Command;
 
 fn referee(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).arg("referee").args(args).output().expect("run arbiter");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    common::arbiter_cli(&[&["referee"], args].concat())
 }
 
 const GAMES: &str = r#"[Event "clean"]

@@ -9,8 +9,7 @@ mod common;
 use arbiter::chess::{attacks, legal_moves, Color, Position};
 use arbiter::rules::unwinnable::{decide, is_helpmate, Budget, Reason, Verdict};
 use common::rng::Rng;
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 fn pos(fen: &str) -> Position {
     attacks::init();
@@ -112,26 +111,6 @@ fn python_chess_available() -> bool {
     Command::new("python3").args(["-c", "import chess"]).output().map(|o| o.status.success()).unwrap_or(false)
 }
 
-/// Runs `arbiter` with `args` and `stdin`; (exit code, stdout, stderr).
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start arbiter");
-    if let Some(mut w) = child.stdin.take() {
-        let _ = w.write_all(stdin.as_bytes());
-    }
-    let out = child.wait_with_output().expect("arbiter output");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("arbiter-unwinnable-{}-{name}", std::process::id()));
     std::fs::write(&path, text).expect("write temp file");
@@ -151,7 +130,8 @@ fn helpmates_replayed_by_python_chess() {
     let chosen: Vec<&str> = vectors.lines().filter(|l| !l.starts_with('#') && l.len() > 3).step_by(17).collect();
     let epd: String = chosen.iter().map(|l| format!("{}\n", &l[3..])).collect();
     let path = temp_file("replay.epd", &epd);
-    let (code, out, err) = run(&["unwinnable", "--json", "--budget", "200000", "--epd", &path.to_string_lossy()], "");
+    let (code, out, err) =
+        common::arbiter_cli(&["unwinnable", "--json", "--budget", "200000", "--epd", &path.to_string_lossy()]);
     assert_eq!(code, 0, "{err}");
     let answers = temp_file("replay.jsonl", &out);
     let classes: String = chosen.iter().map(|l| format!("{}\n", &l[..2])).collect();
@@ -315,21 +295,28 @@ fn cha_vectors_subset_has_no_wrong_verdict() {
 #[test]
 fn command_line_single_and_batch() {
     // Text, both sides, with the citations.
-    let (code, out, _) = run(&["unwinnable", "--fen", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"], "");
+    let (code, out, _) = common::arbiter_cli(&["unwinnable", "--fen", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"]);
     assert_eq!(code, 0);
     assert!(out.contains("White can still checkmate") && out.contains("(FIDE 5.1.2, 6.9)"), "{out}");
     assert!(out.contains("Black can no longer checkmate") && out.contains("only the king"), "{out}");
-    let (_, out, _) =
-        run(&["unwinnable", "--lang", "zh", "--side", "black", "--fen", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"], "");
+    let (_, out, _) = common::arbiter_cli(&[
+        "unwinnable",
+        "--lang",
+        "zh",
+        "--side",
+        "black",
+        "--fen",
+        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+    ]);
     assert!(out.contains("黑方已无法") && !out.contains("白方仍"), "{out}");
-    let (_, out, _) = run(&["unwinnable", "--fen", "8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/8/8 w - - 0 1"], "");
+    let (_, out, _) = common::arbiter_cli(&["unwinnable", "--fen", "8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/8/8 w - - 0 1"]);
     assert!(out.contains("Dead position") && out.contains("(FIDE 5.2.2)"), "{out}");
     // Batch: comments and blank lines skipped, 4 and 6 fields, anything after ignored, a bad
     // line answered with an error, answers in order.
     let epd = "# a comment\n\n4k3/8/8/8/8/8/8/3QK3 w - - 0 1\nnot a fen at all\n8/8/4k3/8/8/4K3/8/8 w - - bm Kd4;\n\
                8/8/8/8/8/8/8/8 w - - 0 1\n";
     let path = temp_file("batch.epd", epd);
-    let (code, out, _) = run(&["unwinnable", "--json", "--epd", &path.to_string_lossy()], "");
+    let (code, out, _) = common::arbiter_cli(&["unwinnable", "--json", "--epd", &path.to_string_lossy()]);
     let _ = std::fs::remove_file(&path);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
@@ -343,10 +330,10 @@ fn command_line_single_and_batch() {
     assert!(lines[2].contains("\"fen\":\"8/8/4k3/8/8/4K3/8/8 w - - 0 1\""), "{}", lines[2]);
     assert!(lines[3].contains("\"error\"") && lines[3].contains("bad FEN"), "{}", lines[3]);
     // Unreadable file, bad arguments: exit 2.
-    assert_eq!(run(&["unwinnable", "--epd", "/nonexistent/file.epd"], "").0, 2);
-    assert_eq!(run(&["unwinnable", "--side", "red"], "").0, 2);
-    assert_eq!(run(&["unwinnable", "--fen", "8/8/8 w - - 0 1"], "").0, 2);
-    assert_eq!(run(&["unwinnable", "--budget", "lots"], "").0, 2);
+    assert_eq!(common::arbiter_cli(&["unwinnable", "--epd", "/nonexistent/file.epd"]).0, 2);
+    assert_eq!(common::arbiter_cli(&["unwinnable", "--side", "red"]).0, 2);
+    assert_eq!(common::arbiter_cli(&["unwinnable", "--fen", "8/8/8 w - - 0 1"]).0, 2);
+    assert_eq!(common::arbiter_cli(&["unwinnable", "--budget", "lots"]).0, 2);
 }
 
 /// Random games from the start: at positions along them, every verdict is sound — a helpmate
@@ -401,7 +388,7 @@ fn mate_within(p: &Position, side: Color, plies: u32) -> bool {
 #[test]
 fn resignation_and_flag_fall_rulings() {
     let lone = "4k3/8/8/q7/8/8/8/6K1 w - - 0 1";
-    let (code, out, _) = run(&["explain", "--fen", lone, "--resign", "black"], "");
+    let (code, out, _) = common::arbiter_cli(&["explain", "--fen", lone, "--resign", "black"]);
     assert_eq!(code, 0);
     assert!(
         out.starts_with("If Black resigns now, the game is drawn (1/2-1/2): White cannot checkmate")
@@ -409,40 +396,40 @@ fn resignation_and_flag_fall_rulings() {
             && out.trim_end().ends_with("(FIDE 5.1.2)"),
         "{out}"
     );
-    let (_, out, _) = run(&["explain", "--fen", lone, "--flag", "black", "--lang", "zh"], "");
+    let (_, out, _) = common::arbiter_cli(&["explain", "--fen", lone, "--flag", "black", "--lang", "zh"]);
     assert!(out.starts_with("如果黑方现在超时，对局为和棋（1/2-1/2）") && out.contains("白方只剩下王"), "{out}");
     assert!(out.contains("6.9"), "{out}");
     // The side with the queen: a resignation or a flag fall loses, with a helpmate as evidence.
-    let (_, out, _) = run(&["explain", "--fen", lone, "--resign", "white"], "");
+    let (_, out, _) = common::arbiter_cli(&["explain", "--fen", lone, "--resign", "white"]);
     assert!(out.starts_with("If White resigns now, Black wins (0-1): Black can still checkmate"), "{out}");
-    let (_, out, _) = run(&["explain", "--fen", lone, "--flag", "white", "--json"], "");
+    let (_, out, _) = common::arbiter_cli(&["explain", "--fen", lone, "--flag", "white", "--json"]);
     assert!(
         out.contains(r#""side":"white","act":"flag_fall","result":"0-1","rule":"6.9""#)
             && out.contains(r#""opponent":{"verdict":"winnable","helpmate":[""#),
         "{out}"
     );
-    let (_, out, _) = run(&["explain", "--fen", lone, "--resign", "black", "--json"], "");
+    let (_, out, _) = common::arbiter_cli(&["explain", "--fen", lone, "--resign", "black", "--json"]);
     assert!(
         out.contains(r#""result":"1/2-1/2","rule":"5.1.2""#)
             && out.contains(r#""opponent":{"verdict":"unwinnable","helpmate":null,"reason":"bare_king"}"#),
         "{out}"
     );
     // Bad uses: exit 2, nothing on stdout.
-    let (code, out, _) = run(&["explain", "--fen", lone, "--resign", "green"], "");
+    let (code, out, _) = common::arbiter_cli(&["explain", "--fen", lone, "--resign", "green"]);
     assert!(code == 2 && out.is_empty());
-    let (code, out, _) = run(&["explain", "--fen", lone, "--resign", "white", "Kg2"], "");
+    let (code, out, _) = common::arbiter_cli(&["explain", "--fen", lone, "--resign", "white", "Kg2"]);
     assert!(code == 2 && out.is_empty());
     // The position report: one line per side, and mate_possible in JSON.
-    let (_, out, _) = run(&["explain", "--fen", lone], "");
+    let (_, out, _) = common::arbiter_cli(&["explain", "--fen", lone]);
     assert!(
         out.contains("White can no longer checkmate by any series of legal moves: White has only the king."),
         "{out}"
     );
     assert!(out.contains("A resignation by Black or Black's flag falling would be a draw."), "{out}");
     assert!(out.contains("Black can still checkmate by a series of legal moves, for example 1."), "{out}");
-    let (_, out, _) = run(&["explain", "--fen", lone, "--lang", "zh"], "");
+    let (_, out, _) = common::arbiter_cli(&["explain", "--fen", lone, "--lang", "zh"]);
     assert!(out.contains("白方已无法通过任何合法着法序列将杀对方") && out.contains("黑方仍可以"), "{out}");
-    let (_, out, _) = run(&["explain", "--fen", lone, "--json"], "");
+    let (_, out, _) = common::arbiter_cli(&["explain", "--fen", lone, "--json"]);
     assert!(
         out.contains(r#""mate_possible":{"white":{"verdict":"unwinnable","helpmate":null,"reason":"bare_king"},"black":{"verdict":"winnable","helpmate":[""#),
         "{out}"

@@ -109,12 +109,17 @@ impl Drop for Engine {
     }
 }
 
-/// Runs `arbiter explain ARGS`: (exit status, stdout, stderr).
-pub fn explain_cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).arg("explain").args(args).output().expect("run arbiter");
+/// Runs `arbiter ARGS` with empty stdin: (exit status, stdout, stderr).
+pub fn arbiter_cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().expect("run arbiter");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into(),
         String::from_utf8_lossy(&out.stderr).into(),
     )
+}
+
+/// Runs `arbiter explain ARGS`: (exit status, stdout, stderr).
+pub fn explain_cli(args: &[&str]) -> (i32, String, String) {
+    arbiter_cli(&[&["explain"], args].concat())
 }
