@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Checks `arbiter unwinnable --epd --json` against CHA's test vectors or any position file.
 
-    scripts/unwinnable_check.py ARBITER VECTORS|POSITIONS [--budget N] [--positions]
+    scripts/unwinnable_check.py ARBITER VECTORS|POSITIONS [--budget N] [--positions] [--undetermined OUT]
 
 With CHA vectors (lines `WB|W-|-B|-- FEN`): per side decided / undetermined / wrong against the expected class.
 With --positions (one FEN per line): verdict counts, undetermined rate, median / p99 / max micros per position.
 Either way every helpmate is replayed with python-chess (legal, and ends in that side's checkmate).
+--undetermined OUT writes every undetermined side verdict to OUT (`CLASS FEN SIDE`, a vector line plus the side).
 """
 import json, statistics, subprocess, sys, tempfile
 
@@ -13,7 +14,12 @@ import chess
 
 
 def replay(fen, side, line):
-    b = chess.Board(fen)
+    """Standard or Chess960 reading (castling written king-takes-rook, as Arbiter does in 960)."""
+    return any(replay_as(fen, side, line, c960) for c960 in (False, True))
+
+
+def replay_as(fen, side, line, chess960):
+    b = chess.Board(fen, chess960=chess960)
     for m in line:
         mv = chess.Move.from_uci(m)
         if mv not in b.legal_moves:
@@ -28,6 +34,7 @@ def main():
     arbiter, path = args[0], args[1]
     budget = args[args.index("--budget") + 1] if "--budget" in args else None
     positions_mode = "--positions" in args
+    undetermined_out = args[args.index("--undetermined") + 1] if "--undetermined" in args else None
     classes, fens = [], []
     for l in open(path):
         l = l.strip()
@@ -38,7 +45,9 @@ def main():
             fens.append(l)
         else:
             classes.append(l[:2])
-            fens.append(l[3:])
+            fen = l[3:].split()
+            # CHA's file has one FEN with only placement and side: its castling and en passant are none.
+            fens.append(" ".join(fen + ["-"] * (4 - len(fen))))
     with tempfile.NamedTemporaryFile("w", suffix=".epd", delete=False) as f:
         f.write("\n".join(fens) + "\n")
     cmd = [arbiter, "unwinnable", "--json", "--epd", f.name] + (["--budget", budget] if budget else [])
@@ -82,6 +91,10 @@ def main():
         print("WRONG", *w)
     for b in bad_helpmates:
         print("INVALID HELPMATE", *b)
+    if undetermined_out:
+        with open(undetermined_out, "w") as f:
+            for cls, fen, side in undetermined:
+                f.write(f"{cls or '??'} {fen} {side}\n")
     for u in undetermined[:40]:
         print("undetermined", *u)
     sys.exit(1 if wrong or bad_helpmates else 0)

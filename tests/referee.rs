@@ -73,7 +73,8 @@ fn fifty_moves_claim_and_seventy_five_automatic() {
     // At 99 the side to move may claim by declaring any move that is not a pawn move or capture.
     let g = game(Some("4k3/8/8/8/8/8/8/R3K3 w - - 99 80"), "");
     assert!(g.report().claimable_with_move.iter().any(|c| c.draw == DrawClaim::FiftyMoves && c.san == "Ra2"));
-    let g = game(Some("4k3/8/8/8/8/8/8/R3K3 w - - 149 100"), "Ra2");
+    // (White keeps a mate in one, so the position is not dead first: 5.2.2.)
+    let g = game(Some("4k3/8/4K3/8/8/8/8/R7 w - - 149 100"), "Ra2");
     assert_eq!(g.report().automatic_draw, Some(AutomaticDraw::SeventyFiveMoves));
     // A mate delivered on the 150th half-move still wins (9.6.2).
     let g = game(Some("6k1/8/6K1/8/8/8/8/R7 w - - 149 100"), "Ra8");

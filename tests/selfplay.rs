@@ -146,7 +146,9 @@ fn fifty_moves_are_claimed_at_once() {
 
 #[test]
 fn seventy_five_moves_end_the_game_without_claims() {
-    let r = play("4k3/8/8/8/8/8/8/R3K3 w - - 148 80", &["a1a2", "e8d8", "a2a3"], &no_claims());
+    // Black keeps Ra1# in hand until the last half-move, so the position is never dead first
+    // (5.2.2: with no mate left before the rule ends the game, it would be).
+    let r = play("7k/3N4/8/8/8/8/r5PP/7K w - - 148 80", &["d7b8", "h8g8", "b8c6"], &no_claims());
     assert_eq!(
         (r.result, r.reason),
         (GameResult::Draw, EndReason::OnTheBoard(Outcome::Draw(AutomaticDraw::SeventyFiveMoves)))

@@ -95,6 +95,31 @@ fn an_exhaustive_search_of_a_forced_line() {
 }
 
 #[test]
+fn exhaustive_searches_longer_than_seventy_five_moves() {
+    // CHA's vectors: kings wandering behind closed pawn walls, where a depth-first path runs
+    // past a hundred and fifty quiet half-moves long before every position has been seen (the
+    // proof leaves the seventy-five-move rule out: it can only remove series of moves).
+    for fen in ["8/8/8/1k3p1p/3p1P2/1p1P1PpP/1P4P1/K7 b - - 0 1", "8/7p/k4p1P/5p1K/5Pp1/6P1/6P1/8 w - - 0 1"] {
+        for side in Color::ALL {
+            assert_unwinnable(fen, side, Reason::Exhaustive);
+        }
+    }
+    // Winnable: the line the search finds keeps within the rule (it is a helpmate).
+    assert_winnable("5b1k/p7/Pp6/1Pp5/2Pp4/3PpBp1/4P1Pp/7K w - - 0 1", Color::White);
+}
+
+#[test]
+fn the_seventy_five_move_rule_leaves_no_time_to_mate() {
+    // K+B v K+N (each side could mate with the other's help) two half-moves before the rule
+    // ends the game: no mate fits, and no capture can reset the clock to one that matters.
+    let fen = "4k3/8/3n1B2/8/8/8/8/5K2 w - - 148 104";
+    for side in Color::ALL {
+        assert_unwinnable(fen, side, Reason::Exhaustive);
+        assert_winnable("4k3/8/3n1B2/8/8/8/8/5K2 w - - 0 104", side);
+    }
+}
+
+#[test]
 fn long_helpmates_with_minor_pieces() {
     // K+N v K+P: the knight mates with the pawn's help (and the pawn can promote). K+B v K+N:
     // the knight blocks.

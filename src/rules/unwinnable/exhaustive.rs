@@ -4,13 +4,26 @@
 //! (after a capture or a pawn move, when the structure changed) the static argument of
 //! [`statics`] does. If every reachable position is visited or closed and none is a mate by the
 //! winner, no mate exists: a proof. A mate met on the way is a helpmate (the line is the path
-//! of the depth-first search).
+//! of the depth-first search, with detours cut out by [`shortcut`]).
+//!
+//! The seventy-five-move rule (9.6.2) comes in two ways ([`Clock`]):
+//! - [`Clock::Ends`]: a position whose half-move clock reached 150 is a game over. Positions
+//!   are compared with their clocks: a position met again is skipped only when it was met
+//!   before with a clock no higher (from there every continuation of the later one is possible
+//!   too); met with a lower clock it is searched again. So every reachable (position, clock)
+//!   is covered by a visited one, and "no mate" is a proof. It proves quickly what the clock
+//!   decides (a few quiet moves left) and its paths stay short, which finds long helpmates.
+//! - [`Clock::Ignored`]: the rule is left out and positions are compared without clocks. That
+//!   only adds series of moves, so "no mate among them" still proves "no mate", and each
+//!   position is searched once (behind a closed pawn wall the kings wander far longer than
+//!   seventy-five moves before every position is seen). A mate it finds is checked against the
+//!   rule by the caller.
 
 use super::material;
 use super::statics;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Color, Move, PieceType, Position};
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Position keys are Zobrist hashes already: hashing them again is wasted work.
@@ -31,8 +44,8 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// A set of position keys.
-pub type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
+/// Position keys visited, each with the lowest half-move clock it was searched with.
+pub type Visited = HashMap<u64, u16, BuildHasherDefault<KeyHasher>>;
 
 /// What the search found.
 pub enum Found {
@@ -42,6 +55,13 @@ pub enum Found {
     NoMate,
     /// The node limit ran out first (or a line grew longer than [`MAX_LINE`]).
     Unknown,
+}
+
+/// Whether the search stops where the seventy-five-move rule ends the game.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Clock {
+    Ends,
+    Ignored,
 }
 
 pub struct Outcome {
@@ -64,12 +84,12 @@ struct Frame {
 
 /// Visits the reachable positions, at most about `limit` of them. `visited` is the caller's
 /// scratch set (cleared here).
-pub fn search(pos: &Position, winner: Color, visited: &mut KeySet, limit: u64) -> Outcome {
+pub fn search(pos: &Position, winner: Color, clock: Clock, visited: &mut Visited, limit: u64) -> Outcome {
     // Clearing costs the capacity, not the contents: after a large search, a small one must
     // not pay for the large table every time (a fresh table instead).
     let wanted = usize::try_from(limit).unwrap_or(usize::MAX).saturating_add(1);
     if visited.capacity() > wanted.saturating_mul(4).max(4096) {
-        *visited = KeySet::default();
+        *visited = Visited::default();
     } else {
         visited.clear();
     }
@@ -77,7 +97,8 @@ pub fn search(pos: &Position, winner: Color, visited: &mut KeySet, limit: u64) -
     let mut arena: Vec<Move> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut complete = true;
-    visited.insert(pos.key());
+    let clock_of = |p: &Position| if clock == Clock::Ends { p.halfmove_clock() } else { 0 };
+    visited.insert(pos.key(), clock_of(pos));
     let root_moves = legal_moves(pos);
     arena.extend(root_moves.iter().copied());
     stack.push(Frame { pos: *pos, mv: None, start: 0, next: 0, end: arena.len() });
@@ -95,26 +116,28 @@ pub fn search(pos: &Position, winner: Color, visited: &mut KeySet, limit: u64) -
         if nodes > limit {
             return Outcome { found: Found::Unknown, nodes };
         }
-        if !visited.insert(child.key()) {
-            continue;
+        let child_clock = clock_of(&child);
+        match visited.insert(child.key(), child_clock) {
+            Some(before) if before <= child_clock => {
+                visited.insert(child.key(), before);
+                continue;
+            }
+            _ => {}
         }
         let moves = legal_moves(&child);
         if moves.is_empty() {
             if child.side_to_move() != winner && child.in_check() {
                 let mut line: Vec<Move> = stack.iter().filter_map(|f| f.mv).collect();
                 line.push(m);
-                return Outcome { found: Found::Mate(line), nodes };
+                return Outcome { found: Found::Mate(shortcut(pos, &line)), nodes };
             }
             continue;
         }
         if material::prove(&child, winner).is_some() {
             continue;
         }
-        if child.halfmove_clock() >= 150 {
-            // 9.6.2 ends the game here; positions are compared without their clocks, so a
-            // later visit with a lower clock would be skipped: no proof from this search.
-            complete = false;
-            continue;
+        if clock == Clock::Ends && child.halfmove_clock() >= 150 {
+            continue; // the game is over (9.6.2)
         }
         let structure_changed =
             m.is_capture() || m.is_promotion() || parent.piece_at(m.from()).is_some_and(|p| p.kind == PieceType::Pawn);
@@ -131,4 +154,37 @@ pub fn search(pos: &Position, winner: Color, visited: &mut KeySet, limit: u64) -
     }
     let found = if complete { Found::NoMate } else { Found::Unknown };
     Outcome { found, nodes }
+}
+
+/// `line` with detours removed: from each position on it, jump to the latest later position
+/// one legal move away. The result still ends in the same position (the mate); it is a
+/// shorter series of legal moves, so a line the depth-first search made long enough to break
+/// the seventy-five-move rule usually fits afterwards.
+pub fn shortcut(pos: &Position, line: &[Move]) -> Vec<Move> {
+    let mut positions = Vec::with_capacity(line.len() + 1);
+    positions.push(*pos);
+    for &m in line {
+        let next = positions[positions.len() - 1].make_move(m);
+        positions.push(next);
+    }
+    let mut index: HashMap<u64, usize, BuildHasherDefault<KeyHasher>> = Default::default();
+    for (i, p) in positions.iter().enumerate() {
+        index.insert(p.key(), i); // the latest occurrence
+    }
+    let mut out = Vec::with_capacity(line.len());
+    let mut i = 0;
+    while i + 1 < positions.len() {
+        let here = &positions[i];
+        let mut best = (i + 1, line[i]);
+        for &m in legal_moves(here).iter() {
+            if let Some(&j) = index.get(&here.make_move(m).key()) {
+                if j > best.0 {
+                    best = (j, m);
+                }
+            }
+        }
+        out.push(best.1);
+        i = best.0;
+    }
+    out
 }

@@ -14,8 +14,11 @@
 //! The order is: the board (mate, stalemate), material, a short helpmate search, the static
 //! argument, then helpmate and exhaustive searches taking turns with doubling budgets.
 //!
-//! The question is about the position: move counters and earlier positions do not take part,
-//! except that a helpmate never runs past the seventy-five-move rule (9.6.2).
+//! The question is about the position and its half-move clock: earlier positions and the move
+//! number do not take part, but the seventy-five-move rule (9.6.2) ends the game, after which
+//! no move is legal. So a helpmate never runs past it, and a position from which no mate fits
+//! before it (e.g. K+B v K+N two quiet half-moves before it) is proved unwinnable by the
+//! exhaustive search, which knows the clock.
 
 mod exhaustive;
 mod helpmate;
@@ -140,11 +143,11 @@ const QUICK_NODES: u64 = 2_000;
 /// The search tables, kept per thread so a decision allocates nothing after the first.
 struct Tables {
     helpmate: Table,
-    visited: exhaustive::KeySet,
+    visited: exhaustive::Visited,
 }
 
 thread_local! {
-    static TABLES: RefCell<Tables> = RefCell::new(Tables { helpmate: Table::new(16), visited: exhaustive::KeySet::default() });
+    static TABLES: RefCell<Tables> = RefCell::new(Tables { helpmate: Table::new(16), visited: exhaustive::Visited::default() });
 }
 
 /// Recent decisions (the referee asks about the same position for its report, its outcome
@@ -217,12 +220,20 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
         let mut step = QUICK_NODES;
         while nodes < budget.0 {
             let left = budget.0 - nodes;
-            let proof = exhaustive::search(pos, side, &mut t.visited, step.min(left));
+            let mut proof = exhaustive::search(pos, side, exhaustive::Clock::Ends, &mut t.visited, step.min(left));
             nodes += proof.nodes;
+            if matches!(proof.found, exhaustive::Found::Unknown) && nodes < budget.0 {
+                let left = budget.0 - nodes;
+                proof = exhaustive::search(pos, side, exhaustive::Clock::Ignored, &mut t.visited, step.min(left));
+                nodes += proof.nodes;
+            }
             match proof.found {
-                exhaustive::Found::Mate(line) => {
+                // A line that breaks the seventy-five-move rule is no helpmate (the search
+                // leaves the rule out); the helpmate search below may still find one.
+                exhaustive::Found::Mate(line) if is_helpmate(pos, side, &line) => {
                     return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
                 }
+                exhaustive::Found::Mate(_) => {}
                 exhaustive::Found::NoMate => {
                     return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
                 }
