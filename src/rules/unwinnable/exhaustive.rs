@@ -19,10 +19,11 @@
 //!   seventy-five moves before every position is seen). A mate it finds is checked against the
 //!   rule by the caller.
 
+use super::helpmate::distance;
 use super::material;
 use super::statics;
 use crate::chess::movegen::legal_moves;
-use crate::chess::{Color, Move, PieceType, Position};
+use crate::chess::{Bitboard, Color, Move, PieceType, Position};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -97,6 +98,9 @@ pub fn search(pos: &Position, winner: Color, clock: Clock, visited: &mut Visited
     let mut arena: Vec<Move> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut complete = true;
+    if clock == Clock::Ends && too_late_to_mate(pos, winner) {
+        return Outcome { found: Found::NoMate, nodes: 0 };
+    }
     let clock_of = |p: &Position| if clock == Clock::Ends { p.halfmove_clock() } else { 0 };
     visited.insert(pos.key(), clock_of(pos));
     let root_moves = legal_moves(pos);
@@ -136,8 +140,8 @@ pub fn search(pos: &Position, winner: Color, clock: Clock, visited: &mut Visited
         if material::prove(&child, winner).is_some() {
             continue;
         }
-        if clock == Clock::Ends && child.halfmove_clock() >= 150 {
-            continue; // the game is over (9.6.2)
+        if clock == Clock::Ends && (child.halfmove_clock() >= 150 || too_late_to_mate(&child, winner)) {
+            continue; // the game is over (9.6.2), or will be before any mate
         }
         let structure_changed =
             m.is_capture() || m.is_promotion() || parent.piece_at(m.from()).is_some_and(|p| p.kind == PieceType::Pawn);
@@ -154,6 +158,41 @@ pub fn search(pos: &Position, winner: Color, clock: Clock, visited: &mut Visited
     }
     let found = if complete { Found::NoMate } else { Found::Unknown };
     Outcome { found, nodes }
+}
+
+/// The squares of the a- and h-files and the first and eighth ranks.
+const EDGES: Bitboard = Bitboard(0xFF81_8181_8181_81FF);
+
+/// A lone knight or bishop (and the king) against at most one other piece mates only a king on
+/// the edge, with the winner's king two squares from it. Every flight square of the mated king
+/// must be attacked, or taken by the one blocker: the checking knight or bishop covers at most
+/// two of them (its own square, the square behind the king on its line, or one it attacks),
+/// at most one in a corner; the winner's king (never adjacent) covers up to three, and only
+/// from two squares away. Off the edge there are eight flights (at most 2 + 3 + 1 covered), on
+/// an edge five and in a corner three, so the king must help (it covers at least two, or one).
+/// So at least `L` loser moves (its king walking to an edge square X) and `W` winner moves
+/// (its king walking to two squares from X, at least the mating move) must be played, the
+/// mate last: `2·max(W, L+1) − 1` half-moves with the winner to move, `2·max(W, L, 1)` with the
+/// loser to move. True when even the nearest X does not fit before the seventy-five-move rule
+/// ends the game (a mate on the 150th half-move stands). A capture or a pawn move on the way
+/// resets the clock, but only once played: each position is judged by its own clock.
+fn too_late_to_mate(pos: &Position, winner: Color) -> bool {
+    let kings = pos.pieces(PieceType::King);
+    let ours = pos.color(winner) & !kings;
+    let minors = pos.pieces(PieceType::Knight) | pos.pieces(PieceType::Bishop);
+    let theirs = pos.color(winner.flip()) & !kings;
+    if ours.count() != 1 || (ours & minors).is_empty() || theirs.more_than_one() {
+        return false;
+    }
+    let left = 150 - i32::from(pos.halfmove_clock());
+    let (lk, wk) = (pos.king_square(winner.flip()), pos.king_square(winner));
+    let winner_to_move = pos.side_to_move() == winner;
+    !EDGES.squares().any(|x| {
+        let l = distance(lk, x);
+        let w = (distance(wk, x) - 2).max(1);
+        let plies = if winner_to_move { 2 * w.max(l + 1) - 1 } else { 2 * w.max(l).max(1) };
+        plies <= left
+    })
 }
 
 /// `line` with detours removed: from each position on it, jump to the latest later position
@@ -187,4 +226,24 @@ pub fn shortcut(pos: &Position, line: &[Move]) -> Vec<Move> {
         i = best.0;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::attacks;
+
+    #[test]
+    fn a_minor_piece_mate_needs_time_to_reach_the_edge() {
+        attacks::init();
+        let at =
+            |clock: u16| Position::from_fen(&format!("4k3/8/3n4/8/1B6/8/8/4K3 b - - {clock} 100")).expect("test FEN");
+        // Two half-moves left: the kings are too far apart for either mate.
+        assert!(too_late_to_mate(&at(148), Color::White));
+        assert!(too_late_to_mate(&at(148), Color::Black));
+        assert!(!too_late_to_mate(&at(100), Color::White));
+        // More material: no claim.
+        let rook = Position::from_fen("4k3/8/3n4/8/1B6/8/8/R3K3 b - - 148 100").expect("test FEN");
+        assert!(!too_late_to_mate(&rook, Color::White));
+    }
 }
