@@ -50,13 +50,20 @@ class Anchor:
     args: list = field(default_factory=list)
     base: list = field(default_factory=list)  # a derived anchor is rated against these first
     ci: float = 0.0  # 95% half-width of a derived anchor's rating
+    # True: the list's rating is not this program's (a proxy). The engine is then rated in every run,
+    # jointly with the levels, from the games the levels play against it and against the exactly
+    # rated anchors; `rating` only chooses which levels play it.
+    rated_in_run: bool = False
 
 
 ANCHORS = [
     Anchor("HoiChess 0.22.0", 1798, "HoiChess 0.22.0 (Debian 0.22.0-3), own book off",
            ["cmd=/usr/games/hoichess", "proto=xboard", "arg=--norc", "arg=--source", "arg={hoi_rc}", "arg=-x"]),
-    Anchor("Fairy-Max 5.0b", 1853, "rated as Micro-Max 4.8, whose chess search Fairy-Max 5.0b (Debian) is",
-           ["cmd=/usr/games/fairymax", "proto=xboard"]),
+    # The list rates Micro-Max 4.8 (1853), not Fairy-Max 5.0b. Played as if it were 1853, it disagreed
+    # with HoiChess and Phalanx by 200 to 300 Elo in every pass (docs/levels.md), so it is rated in the
+    # run; 2110 is its rating from the pass of 2026-11-30 at 6+0.06 (only used to pick opponents).
+    Anchor("Fairy-Max 5.0b", 2110, "rated in the run (the list's 1853 is Micro-Max 4.8's)",
+           ["cmd=/usr/games/fairymax", "proto=xboard"], rated_in_run=True),
     Anchor("Phalanx XXV", 2644, "Phalanx XXV (Debian 25-1), book and learning off",
            ["cmd=/usr/games/phalanx", "proto=xboard", "arg=-l-", "arg=-b-"]),
     # Below the weakest rated engine: Fairy-Max held to a fixed depth, rated in every run against
@@ -185,21 +192,51 @@ def rating(rows):
     return est, 1.96 * math.sqrt(var) / info
 
 
-def isotonic(points):
-    """Pool-adjacent-violators on (skill, elo) sorted by skill: elo non-decreasing in skill."""
-    blocks = []
-    for s, e in sorted(points):
-        blocks.append([s, e, 1])
-        while len(blocks) > 1 and blocks[-2][1] > blocks[-1][1]:
-            s2, e2, n2 = blocks.pop()
-            s1, e1, n1 = blocks.pop()
-            blocks.append([(s1 * n1 + s2 * n2) / (n1 + n2), (e1 * n1 + e2 * n2) / (n1 + n2), n1 + n2])
-    out = []
-    for s, e, _ in blocks:
-        if out and s <= out[-1][0]:
-            continue
-        out.append((round(s, 2), round(e, 1)))
-    return out
+def joint_fit(results):
+    """Rates every level of `results` (dicts with "games": [(anchor, rating, w, d, l)]) against the
+    anchors, the anchors rated in the run included: their ratings and the levels' are fitted together
+    (alternating maximum likelihood until nothing moves), the exactly rated anchors held fixed.
+    Sets each result's "elo" and "ci"; returns {anchor: (rating, ci)} for the anchors rated in the run."""
+    by_name = {a.name: a for a in ANCHORS}
+    free = {a.name: [a.rating, 0.0] for a in ANCHORS if a.rated_in_run
+            and any(g[0] == a.name for r in results for g in r["games"])}
+
+    def opp_rating(name):
+        return free[name][0] if name in free else by_name[name].rating
+
+    def opp_ci(name):
+        return free[name][1] if name in free else by_name[name].ci
+
+    for _ in range(200):
+        moved = 0.0
+        for r in results:
+            r["elo"], r["ci"] = rating([(opp_rating(g[0]), g[2], g[3], g[4]) for g in r["games"]])
+        for name in free:
+            rows = [(r["elo"], g[4], g[3], g[2]) for r in results for g in r["games"] if g[0] == name]
+            est, ci = rating(rows)
+            moved = max(moved, abs(est - free[name][0]))
+            free[name] = [est, ci]
+        if moved < 0.05:
+            break
+    for r in results:
+        n = sum(g[2] + g[3] + g[4] for g in r["games"])
+        anchor_ci = sum((g[2] + g[3] + g[4]) * opp_ci(g[0]) for g in r["games"]) / max(n, 1)
+        r["ci"] = math.hypot(r["ci"], anchor_ci)
+        r["games"] = [(g[0], opp_rating(g[0])) + tuple(g[2:]) for g in r["games"]]
+    return {k: tuple(v) for k, v in free.items()}
+
+
+def linear_map(results):
+    """The map: Elo = a + b * skill, least squares weighted by each point's 1/ci^2 (points whose
+    interval is wider than 400 Elo, i.e. one-sided scores, carry no weight). Returned as its two
+    ends at the lowest and highest skill measured; the engine extends the end segments."""
+    pts = [(r["skill"], r["elo"], 1.0 / r["ci"] ** 2) for r in results if r["ci"] and r["ci"] <= 400]
+    sw = sum(w for _, _, w in pts)
+    ms = sum(s * w for s, _, w in pts) / sw
+    me = sum(e * w for _, e, w in pts) / sw
+    b = sum(w * (s - ms) * (e - me) for s, e, w in pts) / sum(w * (s - ms) ** 2 for s, _, w in pts)
+    lo, hi = min(s for s, _, _ in pts), max(s for s, _, _ in pts)
+    return [(round(lo, 2), round(me + b * (lo - ms), 1)), (round(hi, 2), round(me + b * (hi - ms), 1))]
 
 
 def write_fit(points, provenance):
@@ -239,8 +276,10 @@ def rate_derived(args, hoi_rc, outdir):
     return lines
 
 
-def markdown(results, header, derived):
+def markdown(results, header, derived, in_run=None):
     lines = header
+    for name, (r, ci) in (in_run or {}).items():
+        lines += [f"{name}, rated in the run from all games of the levels: **{r:.0f} ± {ci:.0f}**."]
     if derived:
         lines += ["", "Anchors below the rated engines, rated in this run:", "",
                   "| anchor | against | W / D / L |", "|---|---|---|"] + derived
@@ -250,7 +289,7 @@ def markdown(results, header, derived):
     for r in results:
         for opp, orating, w, d, l in r["games"]:
             est, ci = rating([(orating, w, d, l)])
-            ci = math.hypot(ci, by_name[opp].ci)
+            ci = math.hypot(ci, (in_run or {}).get(opp, (0, by_name[opp].ci))[1])
             lines.append(f"| {r['level']} | {r['skill']:.1f} | {opp} ({orating:.0f}) | {w} / {d} / {l} | "
                          f"{est:.0f} ± {ci:.0f} |")
         ok = "within ±100" if abs(r["elo"] - r["level"]) <= 100 else "**off by more than 100**"
@@ -289,11 +328,14 @@ def main():
                     help="play nothing: write the map fitted to the points of these results-pass*.json files")
     args = ap.parse_args()
     if args.refit:
-        points = [(r["skill"], r["elo"]) for path in args.refit for r in json.load(open(path))["results"]]
-        fitted = isotonic(points)
+        results = [r for path in args.refit for r in json.load(open(path))["results"]]
+        in_run = joint_fit(results)
+        fitted = linear_map(results)
         write_fit(fitted, [f"Source: `scripts/calibrate_levels.py --refit {' '.join(args.refit)}`,",
-                           f"{datetime.date.today().isoformat()}: the measured points of those runs, made monotone."])
-        print(f"points {sorted(points)}\nnew map: {fitted}")
+                           f"{datetime.date.today().isoformat()}: the line fitted to the measured points of those runs."])
+        for r in sorted(results, key=lambda r: r["skill"]):
+            print(f"skill {r['skill']:6.2f}: {r['elo']:.0f} ± {r['ci']:.0f}")
+        print(f"rated in the run: {in_run}\nnew map: {fitted}")
         return
     levels = [int(x) for x in args.levels.split(",")]
     args.out = os.path.abspath(args.out)  # the engines do not run in this directory
@@ -306,7 +348,7 @@ def main():
     if args.derived_games == 0:
         ANCHORS[:] = [a for a in ANCHORS if not a.base]
     derived = rate_derived(args, hoi_rc, args.out)
-    all_points = []
+    played = []  # every level of every pass of this run: the map is fitted to all of them
     for p in range(1, args.passes + 1):
         skills = level_table(args.binary)
         results = []
@@ -319,24 +361,23 @@ def main():
                                hoi_rc, args.seed + level + 10000 * p)
                 games.append((a.name, a.rating, w, d, l))
                 print(f"pass {p}: {level} vs {a.name}: +{w} ={d} -{l}", flush=True)
-            est, ci = rating([(g[1], g[2], g[3], g[4]) for g in games])
-            n = sum(g[2] + g[3] + g[4] for g in games)
-            anchor_ci = sum((g[2] + g[3] + g[4]) * next(a.ci for a in ANCHORS if a.name == g[0]) for g in games) / n
-            ci = math.hypot(ci, anchor_ci)
             skill = skills[min(skills, key=lambda e: abs(e - level))]
-            results.append({"level": level, "skill": skill, "games": games, "elo": est, "ci": ci,
+            results.append({"level": level, "skill": skill, "games": games,
                             "w": sum(g[2] for g in games), "d": sum(g[3] for g in games),
                             "l": sum(g[4] for g in games)})
-            print(f"pass {p}: level {level} (skill {skill:.1f}) measures {est:.0f} ± {ci:.0f}", flush=True)
-        json.dump({"pass": p, "tc": args.tc, "commit": commit, "results": results},
+        in_run = joint_fit(results)
+        for r in results:
+            print(f"pass {p}: level {r['level']} (skill {r['skill']:.1f}) measures {r['elo']:.0f} ± {r['ci']:.0f}",
+                  flush=True)
+        json.dump({"pass": p, "tc": args.tc, "commit": commit, "results": results, "rated_in_run": in_run},
                   open(os.path.join(args.out, f"results-pass{p}.json"), "w"), indent=1)
         header = [f"Measured {datetime.date.today().isoformat()} at commit `{commit}`, pass {p} of "
                   f"`{command}` (tc {args.tc}, {args.games} games per level, concurrency {args.concurrency}).",
                   f"Anchors: CCRL Blitz ratings as listed in `scripts/calibrate_levels.py`."]
-        table = markdown(results, header, derived)
+        table = markdown(results, header, derived, in_run)
         print(table, flush=True)
         open(os.path.join(args.out, f"table-pass{p}.md"), "w").write(table + "\n")
-        all_points += [(r["skill"], r["elo"]) for r in results]
+        played += [dict(r, games=list(r["games"])) for r in results]
         within = all(abs(r["elo"] - r["level"]) <= args.tolerance for r in results)
         if not args.write:
             continue
@@ -344,14 +385,13 @@ def main():
         if within:
             print("every level is within tolerance: the map stays as measured", flush=True)
             break
-        points = isotonic([(r["skill"], r["elo"]) for r in results])
-        write_fit(points, [f"Source: pass {p} of `{command}`,", f"{datetime.date.today().isoformat()}, commit {commit}, "
-                           f"tc {args.tc}, {args.games} games per level."])
+        joint_fit(played)  # the anchors rated in the run, from every game of the run
+        points = linear_map(played)
+        write_fit(points, [f"Source: passes 1-{p} of `{command}`,", f"{datetime.date.today().isoformat()}, commit {commit}, "
+                           f"tc {args.tc}, {args.games} games per level: the line fitted to the measured points."])
         print(f"new map: {points}", flush=True)
         if args.rebuild and p < args.passes:
             subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
-    json.dump(all_points, open(os.path.join(args.out, "points.json"), "w"))
-
 
 if __name__ == "__main__":
     main()
