@@ -114,7 +114,7 @@ pub const OPTIONS: &[UciOption] = &[
     UciOption {
         name: "UCI_Elo",
         kind: OptionKind::Spin { default: 1500, min: 1000, max: 2800, set: |o, v| o.elo = v as u32 },
-        doc: "The level, in Elo on the CCRL Blitz scale, measured against rated engines ([levels](docs/levels.md)).",
+        doc: "The level, in Elo on the CCRL Blitz scale; 1400 to 2600 measured against rated engines within ±100 ([levels](docs/levels.md)).",
     },
     UciOption {
         name: "UCI_ShowWDL",
