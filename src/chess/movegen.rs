@@ -38,6 +38,11 @@ impl MoveList {
     pub fn len(&self) -> usize {
         self.len
     }
+    /// Empties the list (its storage is reused).
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0

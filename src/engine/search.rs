@@ -331,6 +331,9 @@ struct Worker<'a> {
     stack: Vec<Frame>,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
+    /// One move picker per ply, refilled at every node (see [`MovePicker::reset`]); a node
+    /// takes its ply's picker out while it searches and puts it back when it is done.
+    pickers: Vec<Option<Box<MovePicker>>>,
     root_moves: Vec<RootMove>,
     pv_idx: usize,
     root_depth: i32,
@@ -372,7 +375,8 @@ impl<'a> Worker<'a> {
         keys.extend_from_slice(&sh.history);
         // Root moves in a sensible first order (TT move, captures, history).
         let tt_move = sh.tt.probe(pos.key()).and_then(|e| e.mv).filter(|&m| is_legal(pos, m));
-        let mut picker = MovePicker::new(pos, tt_move, hist, 0, None, &[None, None]);
+        let mut picker = MovePicker::default();
+        picker.reset(pos, tt_move, hist, 0, None, &[None, None]);
         let mut root_moves = Vec::new();
         while let Some((m, _)) = picker.next_move() {
             if sh.limits.searchmoves.is_empty() || sh.limits.searchmoves.contains(&m) {
@@ -387,7 +391,7 @@ impl<'a> Worker<'a> {
         }
         if root_moves.is_empty() && !sh.limits.searchmoves.is_empty() {
             // None of the searchmoves is legal: ignore the restriction.
-            let mut picker = MovePicker::new(pos, tt_move, hist, 0, None, &[None, None]);
+            picker.reset(pos, tt_move, hist, 0, None, &[None, None]);
             while let Some((m, _)) = picker.next_move() {
                 root_moves.push(RootMove {
                     mv: m,
@@ -409,6 +413,7 @@ impl<'a> Worker<'a> {
             stack: vec![Frame::default(); MAX_PLY + 8],
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
+            pickers: (0..MAX_PLY + 8).map(|_| Some(Box::default())).collect(),
             root_moves,
             pv_idx: 0,
             root_depth: 0,
@@ -419,6 +424,20 @@ impl<'a> Worker<'a> {
 
     fn is_main(&self) -> bool {
         self.id == 0
+    }
+
+    /// The move picker of `ply`, taken out of its slot (a new one if the slot is empty:
+    /// a singular-extension search at the same ply, or a node that returned early).
+    #[inline]
+    fn take_picker(&mut self, ply: usize) -> Box<MovePicker> {
+        self.pickers.get_mut(ply).and_then(Option::take).unwrap_or_default()
+    }
+
+    #[inline]
+    fn put_picker(&mut self, ply: usize, picker: Box<MovePicker>) {
+        if let Some(slot) = self.pickers.get_mut(ply) {
+            *slot = Some(picker);
+        }
     }
 
     /// Polled at every node; does the real checks every 256 nodes (about 0.2 ms at full
@@ -928,8 +947,10 @@ impl<'a> Worker<'a> {
 
         let cont: Continuation = [self.stack[ply - 1].moved, ply.checked_sub(2).and_then(|p| self.stack[p].moved)];
         let counter = cont[0].and_then(|(p, to)| self.hist.counter(p, to));
-        let mut picker = MovePicker::new(pos, tt_move, self.hist, ply, counter, &cont);
+        let mut picker = self.take_picker(ply);
+        picker.reset(pos, tt_move, self.hist, ply, counter, &cont);
         if picker.is_empty() {
+            self.put_picker(ply, picker);
             return if in_check { mated_in(ply) } else { DRAW };
         }
         let us = pos.side_to_move();
@@ -1019,6 +1040,7 @@ impl<'a> Worker<'a> {
                     } else if s_beta >= beta {
                         // Multi-cut: another move also beats beta; this node will fail high.
                         self.keys.pop();
+                        self.put_picker(ply, picker);
                         return s_beta;
                     } else if tt_score >= beta {
                         // The TT move is not the only good one: it need not be searched so deep.
@@ -1117,6 +1139,7 @@ impl<'a> Worker<'a> {
             }
         }
         self.keys.pop();
+        self.put_picker(ply, picker);
         if excluded.is_some() {
             // A singular-extension search: its result is not this node's; nothing to store.
             return if searched == 0 { alpha } else { best };
@@ -1159,7 +1182,8 @@ impl<'a> Worker<'a> {
         ply: usize,
         cut_node: bool,
     ) -> Option<i32> {
-        let mut picker = MovePicker::new_quiescence(pos, tt_move.filter(|m| m.is_tactical()), self.hist);
+        let mut picker = self.take_picker(ply);
+        picker.reset_quiescence(pos, tt_move.filter(|m| m.is_tactical()), self.hist);
         self.keys.push(key);
         let mut result = None;
         while let Some((m, _)) = picker.next_move() {
@@ -1182,6 +1206,7 @@ impl<'a> Worker<'a> {
             }
         }
         self.keys.pop();
+        self.put_picker(ply, picker);
         result
     }
 
@@ -1235,8 +1260,10 @@ impl<'a> Worker<'a> {
         };
         let start_alpha = alpha;
         let mut best_move = None;
-        let mut picker = MovePicker::new_quiescence(pos, tt_move, self.hist);
+        let mut picker = self.take_picker(ply);
+        picker.reset_quiescence(pos, tt_move, self.hist);
         if in_check && picker.is_empty() {
+            self.put_picker(ply, picker);
             return mated_in(ply);
         }
         self.keys.push(key);
@@ -1273,6 +1300,7 @@ impl<'a> Worker<'a> {
             }
         }
         self.keys.pop();
+        self.put_picker(ply, picker);
         let bound = if best >= beta {
             Bound::Lower
         } else if pv_node && best > start_alpha {
