@@ -1,9 +1,12 @@
-//! Hot-path micro-benchmarks: static evaluation, TT probe/store, SEE, move picking.
+//! Hot-path micro-benchmarks: static evaluation (plain and with the search's pawn cache),
+//! TT probe/store, SEE, move picking.
 //! `cargo bench --bench engine` prints ns/op for each.
 
 use arbiter::chess::movegen::legal_moves;
 use arbiter::chess::Position;
-use arbiter::engine::eval::evaluate;
+use arbiter::engine::eval::{evaluate, evaluate_cached, PawnCache};
+use arbiter::engine::history::History;
+use arbiter::engine::movepick::MovePicker;
 use arbiter::engine::see::see_ge;
 use arbiter::engine::tt::{Bound, TranspositionTable};
 use std::hint::black_box;
@@ -33,6 +36,13 @@ fn main() {
     }
     black_box(acc);
     report("eval::evaluate", n, t);
+    let mut cache = PawnCache::default();
+    let t = Instant::now();
+    for i in 0..n {
+        acc += evaluate_cached(black_box(&positions[i as usize % positions.len()]), &mut cache) as i64;
+    }
+    black_box(acc);
+    report("eval::evaluate_cached", n, t);
 
     let tt = TranspositionTable::new(16).expect("tt");
     let keys: Vec<u64> = (0..1u64 << 16).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i << 7)).collect();
@@ -63,4 +73,19 @@ fn main() {
     }
     black_box(acc);
     report("see::see_ge", ops, t);
+
+    // Generate, score and hand out every move of a position (one interior node's picking).
+    let hist = History::default();
+    let mut picker = MovePicker::default();
+    let n = 200_000u64;
+    let t = Instant::now();
+    for i in 0..n {
+        let pos = black_box(&positions[i as usize % positions.len()]);
+        picker.reset(pos, None, &hist, 2, None, &[None, None]);
+        while let Some((m, s)) = picker.next_move() {
+            acc += s as i64 + m.raw() as i64;
+        }
+    }
+    black_box(acc);
+    report("movepick (all moves)", n, t);
 }

@@ -287,10 +287,17 @@ fn ranks_ahead(c: Color, sq: Square) -> Bitboard {
     }
 }
 
-/// The side-to-move evaluation the search uses.
+/// The side-to-move evaluation.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
     breakdown(pos).side_to_move
+}
+
+/// [`evaluate`] with the pawn-structure terms looked up in (or added to) `cache`: the
+/// search's evaluation, same result, less work.
+#[inline]
+pub fn evaluate_cached(pos: &Position, cache: &mut PawnCache) -> i32 {
+    terms(pos, &mut NoTrace, Some(cache)).side_to_move
 }
 
 /// All terms and the final score.
@@ -301,9 +308,103 @@ pub fn breakdown(pos: &Position) -> Breakdown {
 /// All terms and the final score, reporting every weight used to `trace`.
 #[inline]
 pub fn traced<T: Trace>(pos: &Position, trace: &mut T) -> Breakdown {
+    terms(pos, trace, None)
+}
+
+/// The pawn-structure and passed-pawn terms of each colour: they depend on the pawns
+/// alone, so the search caches them by pawn key ([`PawnCache`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct PawnTerms {
+    key: u64,
+    /// `[color]`: doubled, isolated and backward pawns.
+    structure: [S; 2],
+    /// `[color]`: passed pawns.
+    passed: [S; 2],
+}
+
+/// Entries in a [`PawnCache`] (a power of two): 4096 x 40 bytes.
+const PAWN_CACHE_SIZE: usize = 4096;
+
+/// A search thread's cache of [`PawnTerms`], indexed and verified by the full pawn key.
+/// A position without pawns has key 0 and terms 0, which is what an empty entry holds.
+pub struct PawnCache {
+    entries: Box<[PawnTerms]>,
+}
+
+impl Default for PawnCache {
+    fn default() -> Self {
+        PawnCache { entries: vec![PawnTerms::default(); PAWN_CACHE_SIZE].into_boxed_slice() }
+    }
+}
+
+impl PawnCache {
+    fn get(&mut self, key: u64, pawns: [Bitboard; 2]) -> PawnTerms {
+        let i = (key as usize) & (PAWN_CACHE_SIZE - 1);
+        let Some(e) = self.entries.get_mut(i) else {
+            return pawn_terms(key, pawns);
+        };
+        if e.key != key {
+            *e = pawn_terms(key, pawns);
+        }
+        *e
+    }
+}
+
+fn pawn_terms(key: u64, pawns: [Bitboard; 2]) -> PawnTerms {
+    let mut e = PawnTerms { key, ..PawnTerms::default() };
+    for c in Color::ALL {
+        (e.structure[c.index()], e.passed[c.index()]) = pawn_terms_of(c, pawns, &mut NoTrace);
+    }
+    e
+}
+
+/// Colour `c`'s (pawn structure, passed pawns) terms.
+#[inline]
+fn pawn_terms_of<T: Trace>(c: Color, pawns: [Bitboard; 2], trace: &mut T) -> (S, S) {
+    let (mut structure, mut passed) = (S(0, 0), S(0, 0));
+    let own = pawns[c.index()];
+    let theirs = pawns[c.flip().index()];
+    for file in 0..8 {
+        let n = (own & file_mask(file)).count() as i32;
+        if n > 1 {
+            structure += w::DOUBLED * (n - 1);
+            trace.add(Block::Doubled.offset(), c, n - 1);
+        }
+    }
+    for sq in own {
+        let file = sq.file().index();
+        let adj = adjacent_files(file);
+        let ahead = ranks_ahead(c, sq);
+        if (own & adj).is_empty() {
+            structure += w::ISOLATED;
+            trace.add(Block::Isolated.offset(), c, 1);
+        } else if (own & adj & !ahead).is_empty() {
+            // No friendly pawn beside or behind: if the square in front is
+            // covered by an enemy pawn, this pawn can never be defended by a pawn.
+            if let Some(stop) = sq.offset(c.forward() * 8) {
+                if pawn_attacks(c, stop) & theirs != Bitboard::EMPTY {
+                    structure += w::BACKWARD;
+                    trace.add(Block::Backward.offset(), c, 1);
+                }
+            }
+        }
+        if (theirs & ahead & (adj | file_mask(file))).is_empty() && (own & ahead & file_mask(file)).is_empty() {
+            let r = sq.rank().relative(c).index();
+            passed += w::PASSED[r];
+            trace.add(Block::Passed.offset() + r, c, 1);
+        }
+    }
+    (structure, passed)
+}
+
+/// All terms and the final score; the pawn terms from `cache` if given (then `trace`
+/// does not see them: only the tuner traces, and it passes no cache).
+#[inline]
+fn terms<T: Trace>(pos: &Position, trace: &mut T, cache: Option<&mut PawnCache>) -> Breakdown {
     let mut t = Breakdown { eg_scale: 64, ..Breakdown::default() };
     let occ = pos.occupied();
     let pawns = [pos.pieces_of(Color::White, PieceType::Pawn), pos.pieces_of(Color::Black, PieceType::Pawn)];
+    let cached = cache.map(|c| c.get(pos.pawn_key(), pawns));
     let pawn_attacks_by = [pawns[0].pawn_attacks(Color::White), pawns[1].pawn_attacks(Color::Black)];
 
     let mut phase = 0;
@@ -366,38 +467,13 @@ pub fn traced<T: Trace>(pos: &Position, trace: &mut T) -> Breakdown {
         }
 
         // Pawn structure.
+        let (structure, passed) = match &cached {
+            Some(e) => (e.structure[us], e.passed[us]),
+            None => pawn_terms_of(c, pawns, trace),
+        };
+        t.terms[Term::PawnStructure as usize][us] += structure;
+        t.terms[Term::PassedPawns as usize][us] += passed;
         let own = pawns[us];
-        let theirs = pawns[them.index()];
-        for file in 0..8 {
-            let n = (own & file_mask(file)).count() as i32;
-            if n > 1 {
-                t.terms[Term::PawnStructure as usize][us] += w::DOUBLED * (n - 1);
-                trace.add(Block::Doubled.offset(), c, n - 1);
-            }
-        }
-        for sq in own {
-            let file = sq.file().index();
-            let adj = adjacent_files(file);
-            let ahead = ranks_ahead(c, sq);
-            if (own & adj).is_empty() {
-                t.terms[Term::PawnStructure as usize][us] += w::ISOLATED;
-                trace.add(Block::Isolated.offset(), c, 1);
-            } else if (own & adj & !ahead).is_empty() {
-                // No friendly pawn beside or behind: if the square in front is
-                // covered by an enemy pawn, this pawn can never be defended by a pawn.
-                if let Some(stop) = sq.offset(c.forward() * 8) {
-                    if pawn_attacks(c, stop) & theirs != Bitboard::EMPTY {
-                        t.terms[Term::PawnStructure as usize][us] += w::BACKWARD;
-                        trace.add(Block::Backward.offset(), c, 1);
-                    }
-                }
-            }
-            if (theirs & ahead & (adj | file_mask(file))).is_empty() && (own & ahead & file_mask(file)).is_empty() {
-                let r = sq.rank().relative(c).index();
-                t.terms[Term::PassedPawns as usize][us] += w::PASSED[r];
-                trace.add(Block::Passed.offset() + r, c, 1);
-            }
-        }
 
         // Pawn shield and open files in front of the own king (middlegame only).
         let ksq = pos.king_square(c);
@@ -494,6 +570,33 @@ mod tests {
             let b = Position::from_fen(&mirror(fen)).unwrap();
             assert_eq!(evaluate(&a), evaluate(&b), "{fen}");
         }
+    }
+
+    #[test]
+    fn pawn_cache_gives_the_same_evaluation() {
+        crate::chess::attacks::init();
+        let mut cache = PawnCache::default();
+        let mut n = 0;
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "2q1rr1k/3bbnnp/p2p1pp1/2pPp3/PpP1P1P1/1P2BNNP/2BQ1PRK/7R b - - 0 1",
+            "r1bqk2r/pp2bppp/2p5/3pP3/P2Q1P2/2N1B3/1PP3PP/R4RK1 b kq - 0 1",
+            "4b3/p3kp2/6p1/3pP2p/2pP1P2/4K1P1/P3N2P/8 w - - 0 1",
+            "8/8/2k5/5q2/5n2/8/5K2/8 b - - 0 1",
+        ] {
+            let root = Position::from_fen(fen).unwrap();
+            let children = crate::chess::legal_moves(&root).iter().map(|&m| root.make_move(m)).collect::<Vec<_>>();
+            // Twice: the first time fills the cache, the second reads it.
+            for _ in 0..2 {
+                for pos in std::iter::once(&root).chain(&children) {
+                    assert_eq!(evaluate_cached(pos, &mut cache), evaluate(pos), "{}", pos.to_fen());
+                    n += 1;
+                }
+            }
+        }
+        assert!(n > 300, "{n}");
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! unless the side to move is checkmated) and insufficient material all score 0, so
 //! the search prefers a draw when behind and avoids one when ahead.
 
-use super::eval::evaluate;
+use super::eval::{evaluate_cached, PawnCache};
 use super::history::{bonus, Continuation, History, PieceTo};
 use super::movepick::{is_bad_tactical_score, is_refutation_score, MovePicker};
 use super::params;
@@ -254,12 +254,10 @@ pub(super) fn run_thread(sh: &Shared, id: usize, data: &mut ThreadData) {
     let found = if idle {
         None
     } else {
-        catch_unwind(AssertUnwindSafe(|| Worker::new(id, sh, &mut data.history).iterative_deepening())).unwrap_or_else(
-            |_| {
-                log::error!("search thread {id} panicked");
-                None
-            },
-        )
+        catch_unwind(AssertUnwindSafe(|| Worker::new(id, sh, data).iterative_deepening())).unwrap_or_else(|_| {
+            log::error!("search thread {id} panicked");
+            None
+        })
     };
     if id != 0 {
         let mut h = sh.lock_helpers();
@@ -321,6 +319,7 @@ struct Worker<'a> {
     id: usize,
     sh: &'a Shared,
     hist: &'a mut History,
+    pawns: &'a mut PawnCache,
     nodes: u64,
     /// The main thread stops at this many of its own nodes: the `nodes` limit less what
     /// the helpers had searched at the last check.
@@ -369,7 +368,8 @@ fn is_mate_score(s: i32) -> bool {
 }
 
 impl<'a> Worker<'a> {
-    fn new(id: usize, sh: &'a Shared, hist: &'a mut History) -> Self {
+    fn new(id: usize, sh: &'a Shared, data: &'a mut ThreadData) -> Self {
+        let ThreadData { history: hist, pawns } = data;
         let pos = &sh.position;
         let mut keys = Vec::with_capacity(sh.history.len() + MAX_PLY + 8);
         keys.extend_from_slice(&sh.history);
@@ -406,6 +406,7 @@ impl<'a> Worker<'a> {
             id,
             sh,
             hist,
+            pawns,
             nodes: 0,
             node_limit: if id == 0 { sh.limits.nodes } else { None },
             seldepth: 0,
@@ -424,6 +425,12 @@ impl<'a> Worker<'a> {
 
     fn is_main(&self) -> bool {
         self.id == 0
+    }
+
+    /// The raw static evaluation (pawn terms from this thread's cache).
+    #[inline]
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        evaluate_cached(pos, self.pawns)
     }
 
     /// The move picker of `ply`, taken out of its slot (a new one if the slot is empty:
@@ -672,7 +679,7 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         self.nodes += 1;
         self.stack[0] = Frame::default();
-        self.stack[0].static_eval = if pos.in_check() { None } else { Some(evaluate(pos)) };
+        self.stack[0].static_eval = if pos.in_check() { None } else { Some(self.evaluate(pos)) };
         self.hist.clear_killers(1);
         self.keys.push(pos.key());
         let start_alpha = alpha;
@@ -813,7 +820,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check { DRAW } else { evaluate(pos) };
+            return if in_check { DRAW } else { self.evaluate(pos) };
         }
         // Mate-distance pruning: no line from here can beat a shorter mate already found.
         alpha = alpha.max(mated_in(ply));
@@ -849,7 +856,7 @@ impl<'a> Worker<'a> {
         } else {
             Some(match tt {
                 Some(e) => e.eval,
-                None => evaluate(pos),
+                None => self.evaluate(pos),
             })
         };
         let static_eval = raw_eval.map(|e| self.corrected(pos, e));
@@ -881,7 +888,7 @@ impl<'a> Worker<'a> {
         if let (false, None, Some(eval)) = (pv_node, excluded, eval) {
             // Razoring: far below alpha near the horizon, only captures could save it.
             if depth <= params::razor_max_depth() && eval + params::razor_margin() * depth <= alpha {
-                let s = self.qsearch(pos, alpha, alpha + 1, ply);
+                let s = self.qsearch_with_eval(pos, alpha, alpha + 1, ply, raw_eval);
                 if self.stopped {
                     return 0;
                 }
@@ -1216,7 +1223,21 @@ impl<'a> Worker<'a> {
         (raw + self.hist.correction(pos.side_to_move(), pos.pawn_key())).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
     }
 
-    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    #[inline]
+    fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.qsearch_with_eval(pos, alpha, beta, ply, None)
+    }
+
+    /// [`Self::qsearch`] where the caller may already know the raw static evaluation of
+    /// `pos` (`known_raw`, used only if the TT has none), so it is not computed twice.
+    fn qsearch_with_eval(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        known_raw: Option<i32>,
+    ) -> i32 {
         self.pv_len[ply] = 0;
         self.nodes += 1;
         if self.check_stop() {
@@ -1228,7 +1249,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check { DRAW } else { evaluate(pos) };
+            return if in_check { DRAW } else { self.evaluate(pos) };
         }
         let pv_node = beta - alpha > 1;
         let key = pos.key();
@@ -1250,7 +1271,7 @@ impl<'a> Worker<'a> {
         let (raw_eval, stand_pat, mut best) = if in_check {
             (None, None, -INFINITE)
         } else {
-            let raw = tt.map_or_else(|| evaluate(pos), |t| t.eval);
+            let raw = tt.map_or_else(|| known_raw.unwrap_or_else(|| self.evaluate(pos)), |t| t.eval);
             let e = self.corrected(pos, raw);
             if e >= beta {
                 return e;

@@ -4,6 +4,7 @@
 //! thread one task per `go` (the search), per `ucinewgame` (clear its tables and its
 //! slice of the hash) and per hash resize (zero its slice).
 
+use super::eval::PawnCache;
 use super::history::History;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -19,6 +20,8 @@ const STACK_SIZE: usize = 64 * 1024 * 1024;
 #[derive(Default)]
 pub struct ThreadData {
     pub history: History,
+    /// The evaluation's pawn-structure cache (exact, so it is never cleared).
+    pub pawns: PawnCache,
 }
 
 impl ThreadData {
