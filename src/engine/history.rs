@@ -7,13 +7,42 @@
 
 use super::params;
 use super::score::MAX_PLY;
-use crate::chess::{Color, Move, PieceType};
+use crate::chess::{Color, Move, PieceType, Position};
 
 /// History values stay within +-HISTORY_MAX (the "gravity" update below).
 pub const HISTORY_MAX: i32 = 16384;
 
-/// A move as continuation history sees it: (`Piece::index` of the mover, target square).
-pub type PieceTo = (usize, usize);
+/// A move as continuation and capture history see it: the mover (`Piece::index`) and its
+/// target square, as one index `piece * 64 + to` (two bytes, so the search's per-ply
+/// frames and lists of tried moves stay small).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo(u16);
+
+impl PieceTo {
+    /// `m` (legal in `pos`) as (mover, target).
+    #[inline]
+    pub fn of(pos: &Position, m: Move) -> PieceTo {
+        let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
+        PieceTo((piece * 64 + m.to().index()) as u16)
+    }
+
+    #[inline]
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The mover's `Piece::index`.
+    #[inline]
+    pub fn piece(self) -> usize {
+        self.index() / 64
+    }
+
+    /// The target square's index.
+    #[inline]
+    pub fn to(self) -> usize {
+        self.index() % 64
+    }
+}
 
 /// The moves played one and two plies before a node (None: a null move, or the root).
 pub type Continuation = [Option<PieceTo>; 2];
@@ -65,11 +94,6 @@ fn gravity(e: i32, delta: i32) -> i32 {
     e + delta - e * delta.abs() / HISTORY_MAX
 }
 
-#[inline]
-fn piece_to_index((piece, to): PieceTo) -> usize {
-    piece * 64 + to
-}
-
 impl History {
     pub fn clear(&mut self) {
         *self = History::default();
@@ -84,21 +108,34 @@ impl History {
     /// A quiet move's ordering score: butterfly plus both continuation histories.
     #[inline]
     pub fn quiet(&self, side: Color, m: Move, moved: PieceTo, cont: &Continuation) -> i32 {
-        let cur = piece_to_index(moved);
+        let cur = moved.index();
         let mut s = self.get(side, m);
         for prev in cont.iter().flatten() {
-            s += self.continuation[piece_to_index(*prev) * PIECE_TO + cur] as i32;
+            s += self.continuation[prev.index() * PIECE_TO + cur] as i32;
         }
         s
+    }
+
+    /// [`Self::quiet`] for many moves of one node: the side's butterfly table and the two
+    /// continuation rows are looked up once.
+    #[inline]
+    pub fn quiet_scorer(&self, side: Color, cont: &Continuation) -> QuietScorer<'_> {
+        let row = |prev: Option<PieceTo>| {
+            prev.and_then(|p| {
+                let start = p.index() * PIECE_TO;
+                self.continuation.get(start..start + PIECE_TO)
+            })
+        };
+        QuietScorer { butterfly: &self.butterfly[side.index()], rows: [row(cont[0]), row(cont[1])] }
     }
 
     /// Rewards (`delta` > 0) or punishes a quiet move in every table that scores it.
     pub fn update_quiet(&mut self, side: Color, m: Move, moved: PieceTo, cont: &Continuation, delta: i32) {
         let e = &mut self.butterfly[side.index()][m.from().index()][m.to().index()];
         *e = gravity(*e, delta);
-        let cur = piece_to_index(moved);
+        let cur = moved.index();
         for prev in cont.iter().flatten() {
-            let e = &mut self.continuation[piece_to_index(*prev) * PIECE_TO + cur];
+            let e = &mut self.continuation[prev.index() * PIECE_TO + cur];
             *e = gravity(*e as i32, delta) as i16;
         }
     }
@@ -107,11 +144,11 @@ impl History {
     /// non-capturing promotion, which is only ever compared with other tactical moves).
     #[inline]
     pub fn capture(&self, moved: PieceTo, victim: Option<PieceType>) -> i32 {
-        self.capture[piece_to_index(moved) * 6 + victim.map_or(0, |v| v.index())] as i32
+        self.capture[moved.index() * 6 + victim.map_or(0, |v| v.index())] as i32
     }
 
     pub fn update_capture(&mut self, moved: PieceTo, victim: Option<PieceType>, delta: i32) {
-        let e = &mut self.capture[piece_to_index(moved) * 6 + victim.map_or(0, |v| v.index())];
+        let e = &mut self.capture[moved.index() * 6 + victim.map_or(0, |v| v.index())];
         *e = gravity(*e as i32, delta) as i16;
     }
 
@@ -147,14 +184,33 @@ impl History {
         *e = (*e * (256 - w) + target * w) / 256;
     }
 
-    /// The remembered reply to the previous move (`piece` = Piece::index of its mover).
+    /// The remembered reply to the previous move.
     #[inline]
-    pub fn counter(&self, piece: usize, to: usize) -> Option<Move> {
-        self.counter[piece][to]
+    pub fn counter(&self, prev: PieceTo) -> Option<Move> {
+        self.counter[prev.piece()][prev.to()]
     }
 
-    pub fn set_counter(&mut self, piece: usize, to: usize, m: Move) {
-        self.counter[piece][to] = Some(m);
+    pub fn set_counter(&mut self, prev: PieceTo, m: Move) {
+        self.counter[prev.piece()][prev.to()] = Some(m);
+    }
+}
+
+/// Scores quiet moves of one node exactly as [`History::quiet`] does.
+pub struct QuietScorer<'a> {
+    butterfly: &'a [[i32; 64]; 64],
+    /// The continuation-history rows of the previous two moves (None: no such move).
+    rows: [Option<&'a [i16]>; 2],
+}
+
+impl QuietScorer<'_> {
+    #[inline]
+    pub fn score(&self, m: Move, moved: PieceTo) -> i32 {
+        let cur = moved.index();
+        let mut s = self.butterfly[m.from().index()][m.to().index()];
+        for row in self.rows.iter().flatten() {
+            s += row.get(cur).copied().unwrap_or(0) as i32;
+        }
+        s
     }
 }
 

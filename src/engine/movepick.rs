@@ -5,7 +5,7 @@
 //! capture history; killers; the counter-move; quiet moves by history (butterfly plus
 //! continuation); losing captures and under-promotions last.
 
-use super::history::{Continuation, History};
+use super::history::{Continuation, History, PieceTo};
 use super::see::{see_ge, value};
 use crate::chess::movegen::{generate_into, GenKind, MoveList, MAX_MOVES};
 use crate::chess::{Move, PieceType, Position};
@@ -22,8 +22,7 @@ const BAD_TACTICAL: i32 = -1_000_000;
 fn tactical_score(pos: &Position, m: Move, hist: &History) -> i32 {
     let victim = pos.captured_piece(m);
     let promo = m.promotion().map_or(0, |p| value(p) - value(PieceType::Pawn));
-    let moved = pos.piece_at(m.from()).map_or(0, |p| p.index());
-    (victim.map_or(0, value) + promo) * 16 + hist.capture((moved, m.to().index()), victim) / 16
+    (victim.map_or(0, value) + promo) * 16 + hist.capture(PieceTo::of(pos, m), victim) / 16
 }
 
 pub struct MovePicker {
@@ -55,7 +54,7 @@ impl MovePicker {
         self.next = 0;
         generate_into(pos, GenKind::All, &mut self.list);
         let killers = hist.killers(ply);
-        let us = pos.side_to_move();
+        let quiet = hist.quiet_scorer(pos.side_to_move(), cont);
         for (score, &m) in self.scores.iter_mut().zip(self.list.iter()) {
             *score = if Some(m) == tt_move {
                 TT_MOVE
@@ -73,8 +72,7 @@ impl MovePicker {
             } else if Some(m) == counter {
                 COUNTER
             } else {
-                let moved = pos.piece_at(m.from()).map_or(0, |p| p.index());
-                hist.quiet(us, m, (moved, m.to().index()), cont)
+                quiet.score(m, PieceTo::of(pos, m))
             };
         }
     }

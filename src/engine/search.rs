@@ -687,7 +687,7 @@ impl<'a> Worker<'a> {
             let m = self.root_moves[i].mv;
             self.report_currmove(depth, m, i);
             let child = pos.make_move(m);
-            self.stack[0].moved = pos.piece_at(m.from()).map(|p| (p.index(), m.to().index()));
+            self.stack[0].moved = Some(PieceTo::of(pos, m));
             let ext = child.in_check() as i32;
             let new_depth = depth - 1 + ext;
             let score = if i == self.pv_idx {
@@ -953,7 +953,7 @@ impl<'a> Worker<'a> {
         };
 
         let cont: Continuation = [self.stack[ply - 1].moved, ply.checked_sub(2).and_then(|p| self.stack[p].moved)];
-        let counter = cont[0].and_then(|(p, to)| self.hist.counter(p, to));
+        let counter = cont[0].and_then(|prev| self.hist.counter(prev));
         let mut picker = self.take_picker(ply);
         picker.reset(pos, tt_move, self.hist, ply, counter, &cont);
         if picker.is_empty() {
@@ -967,7 +967,7 @@ impl<'a> Worker<'a> {
         let mut searched = 0usize;
         let mut quiets_tried: [Option<(Move, PieceTo)>; 64] = [None; 64];
         let mut n_quiets = 0;
-        let mut captures_tried: [(PieceTo, Option<PieceType>); 32] = [((0, 0), None); 32];
+        let mut captures_tried: [Option<(PieceTo, Option<PieceType>)>; 32] = [None; 32];
         let mut n_captures = 0;
         self.keys.push(key);
 
@@ -977,7 +977,7 @@ impl<'a> Worker<'a> {
             }
             let quiet = !m.is_tactical();
             let refutation = is_refutation_score(order);
-            let moved: PieceTo = (pos.piece_at(m.from()).map_or(0, |p| p.index()), m.to().index());
+            let moved = PieceTo::of(pos, m);
             let quiet_history = if quiet { self.hist.quiet(us, m, moved, &cont) } else { 0 };
             if best > -MATE_IN_MAX && !in_check && searched > 0 {
                 if quiet {
@@ -1124,13 +1124,13 @@ impl<'a> Worker<'a> {
                                 self.hist.update_quiet(us, q, qm, &cont, -b);
                             }
                             self.hist.add_killer(ply, m);
-                            if let Some((p, to)) = cont[0] {
-                                self.hist.set_counter(p, to, m);
+                            if let Some(prev) = cont[0] {
+                                self.hist.set_counter(prev, m);
                             }
                         } else {
                             self.hist.update_capture(moved, pos.captured_piece(m), b);
                         }
-                        for &(cm, victim) in &captures_tried[..n_captures] {
+                        for &(cm, victim) in captures_tried[..n_captures].iter().flatten() {
                             self.hist.update_capture(cm, victim, -b);
                         }
                         break;
@@ -1141,7 +1141,7 @@ impl<'a> Worker<'a> {
                 quiets_tried[n_quiets] = Some((m, moved));
                 n_quiets += 1;
             } else if !quiet && n_captures < captures_tried.len() {
-                captures_tried[n_captures] = (moved, pos.captured_piece(m));
+                captures_tried[n_captures] = Some((moved, pos.captured_piece(m)));
                 n_captures += 1;
             }
         }
@@ -1198,7 +1198,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let child = pos.make_move(m);
-            self.stack[ply].moved = Some((pos.piece_at(m.from()).map_or(0, |p| p.index()), m.to().index()));
+            self.stack[ply].moved = Some(PieceTo::of(pos, m));
             let mut s = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1);
             if s >= pc_beta && !self.stopped {
                 s = -self.search(&child, -pc_beta, -pc_beta + 1, depth - 4, ply + 1, !cut_node);
