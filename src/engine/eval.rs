@@ -83,6 +83,15 @@ pub struct Breakdown {
 
 /// Game-phase weight of each piece type (PeSTO): 24 with all pieces on the board.
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// The mobility blocks of knight, bishop, rook and queen, and their tables.
+const MOBILITY_BLOCKS: [Block; 4] =
+    [Block::MobilityKnight, Block::MobilityBishop, Block::MobilityRook, Block::MobilityQueen];
+const MOBILITY: [&[S]; 4] = [
+    MOBILITY_BLOCKS[0].values(),
+    MOBILITY_BLOCKS[1].values(),
+    MOBILITY_BLOCKS[2].values(),
+    MOBILITY_BLOCKS[3].values(),
+];
 /// King-attack weight per attacking piece type (N, B, R, Q).
 const ATTACK_UNITS: [i32; 4] = [2, 2, 3, 5];
 
@@ -415,14 +424,16 @@ fn terms<T: Trace>(pos: &Position, trace: &mut T, cache: Option<&mut PawnCache>)
         let king_zone = king_attacks(enemy_king) | Bitboard::from_square(enemy_king);
         let mobility_area = !pos.color(c) & !pawn_attacks_by[them.index()];
         let (mut attackers, mut units) = (0, 0);
+        // Summed in locals (registers) and added to `t.terms` once per colour.
+        let (mut material_pst, mut mobility, mut rook_files) = (S(0, 0), S(0, 0), S(0, 0));
 
         for pt in PieceType::ALL {
+            let p = pt.index();
             for sq in pos.pieces_of(c, pt) {
                 let i = pst_index(c, sq);
-                let p = pt.index();
-                t.terms[Term::MaterialPst as usize][us] += w::MATERIAL[p];
+                material_pst += w::MATERIAL[p];
                 trace.add(Block::Material.offset() + p, c, 1);
-                t.terms[Term::MaterialPst as usize][us] += w::PST[p][i];
+                material_pst += w::PST[p][i];
                 trace.add(Block::Pst.offset() + p * 64 + i, c, 1);
                 phase += PHASE_WEIGHT[p];
                 let attacks = match pt {
@@ -434,10 +445,8 @@ fn terms<T: Trace>(pos: &Position, trace: &mut T, cache: Option<&mut PawnCache>)
                 };
                 let k = p - 1;
                 let n = (attacks & mobility_area).count() as usize;
-                let mobility =
-                    [Block::MobilityKnight, Block::MobilityBishop, Block::MobilityRook, Block::MobilityQueen][k];
-                t.terms[Term::Mobility as usize][us] += mobility.values()[n];
-                trace.add(mobility.offset() + n, c, 1);
+                mobility += MOBILITY[k][n];
+                trace.add(MOBILITY_BLOCKS[k].offset() + n, c, 1);
                 if (attacks & king_zone).nonempty() {
                     attackers += 1;
                     units += ATTACK_UNITS[k] + (attacks & king_zone).count() as i32 / 2;
@@ -445,15 +454,18 @@ fn terms<T: Trace>(pos: &Position, trace: &mut T, cache: Option<&mut PawnCache>)
                 if pt == PieceType::Rook {
                     let f = file_mask(sq.file().index());
                     if (f & (pawns[0] | pawns[1])).is_empty() {
-                        t.terms[Term::RookFiles as usize][us] += w::ROOK_OPEN;
+                        rook_files += w::ROOK_OPEN;
                         trace.add(Block::RookOpen.offset(), c, 1);
                     } else if (f & pawns[us]).is_empty() {
-                        t.terms[Term::RookFiles as usize][us] += w::ROOK_SEMI_OPEN;
+                        rook_files += w::ROOK_SEMI_OPEN;
                         trace.add(Block::RookSemiOpen.offset(), c, 1);
                     }
                 }
             }
         }
+        t.terms[Term::MaterialPst as usize][us] += material_pst;
+        t.terms[Term::Mobility as usize][us] += mobility;
+        t.terms[Term::RookFiles as usize][us] += rook_files;
         // King danger is charged to the defender's account.
         if attackers >= 2 && pos.pieces_of(c, PieceType::Queen).nonempty() {
             let u = (units as usize).min(w::KING_DANGER.len() - 1);
