@@ -231,6 +231,9 @@ def linear_map(results):
     interval is wider than 400 Elo, i.e. one-sided scores, carry no weight). Returned as its two
     ends at the lowest and highest skill measured; the engine extends the end segments."""
     pts = [(r["skill"], r["elo"], 1.0 / r["ci"] ** 2) for r in results if r["ci"] and r["ci"] <= 400]
+    if len({s for s, _, _ in pts}) < 2:
+        sys.exit("calibrate_levels: a line needs measured points (interval <= 400 Elo) at two or more "
+                 f"levels; got {len(pts)}: play more games or more levels")
     sw = sum(w for _, _, w in pts)
     ms = sum(s * w for s, _, w in pts) / sw
     me = sum(e * w for _, e, w in pts) / sw

@@ -20,8 +20,11 @@ def main():
             while True:
                 try:
                     game = chess.pgn.read_game(f)
-                except Exception:  # a broken game: go on with the next
-                    continue
+                except (ValueError, OSError) as e:
+                    # The reader could not resynchronise: retrying would read the same bytes
+                    # for ever, so the rest of this file is skipped, and said so.
+                    print(f"{path}: unreadable after {games} games ({e}); rest of file skipped", file=sys.stderr)
+                    break
                 if game is None:
                     break
                 if game.errors:
