@@ -1,12 +1,13 @@
 //! Match statistics: score, logistic Elo difference with a 95 % interval, likelihood of
 //! superiority (LOS), and a sequential probability ratio test (SPRT).
 //!
-//! The SPRT is the generalised SPRT of Michel Van den Bergh in its normal approximation:
-//! `LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v)` with `m`, `v` the sample mean and variance of
-//! the per-sample score and `s0`, `s1` the logistic expected scores of `elo0`, `elo1`. A sample
-//! is one game (trinomial W/D/L) or, when every opening is played twice with colours
-//! reversed, one game pair (pentanomial: pair scores 0, ½, 1, 1½, 2). The pentanomial model is
-//! used whenever complete pairs exist, because it removes the opening's bias from the variance.
+//! The SPRT is Michel Van den Bergh's generalised SPRT for a multinomial sample (as fishtest,
+//! OpenBench and fastchess run it; logistic Elo as fastchess's `model=logistic`): the LLR compares
+//! the maximum-likelihood outcome distributions whose expected scores are `s0`, `s1` (the
+//! logistic scores of `elo0`, `elo1`). A sample is one game (trinomial W/D/L) or, when every
+//! opening is played twice with colours reversed, one game pair (pentanomial: pair scores 0, ½,
+//! 1, 1½, 2). The pentanomial model is used whenever complete pairs exist, because it removes the
+//! opening's bias from the variance. `scripts/sprt_llr.py` recomputes an LLR independently.
 
 use std::fmt;
 
@@ -124,18 +125,14 @@ impl Tally {
         self.draws as f64 / n as f64
     }
 
-    /// (samples, mean, variance) of the per-game score (trinomial), for the SPRT: empty
-    /// categories count 1e-3 games (as fishtest regularises) so that a run of identical
-    /// results still has a variance and the test can decide.
-    fn trinomial_moments_regularised(&self) -> (f64, f64, f64) {
-        let counts = [self.losses, self.draws, self.wins].map(|c| if c == 0 { 1e-3 } else { c as f64 });
-        moments(&counts, &[0.0, 0.5, 1.0], self.games() as f64)
-    }
-
-    /// (samples, mean, variance) of the per-pair score scaled to 0..1 (pentanomial), regularised likewise.
-    fn pentanomial_moments_regularised(&self) -> (f64, f64, f64) {
-        let counts = self.penta.map(|c| if c == 0 { 1e-3 } else { c as f64 });
-        moments(&counts, &[0.0, 0.25, 0.5, 0.75, 1.0], self.pairs() as f64)
+    /// The outcome counts the SPRT models and the score of each outcome: pairs scoring 0, ½, 1,
+    /// 1½, 2 (scaled to 0..1) when complete pairs exist, else games lost, drawn, won.
+    fn sprt_sample(&self) -> (SprtModel, Vec<u64>, Vec<f64>) {
+        if self.pairs() > 0 {
+            (SprtModel::Pentanomial, self.penta.to_vec(), vec![0.0, 0.25, 0.5, 0.75, 1.0])
+        } else {
+            (SprtModel::Trinomial, vec![self.losses, self.draws, self.wins], vec![0.0, 0.5, 1.0])
+        }
     }
 
     /// (samples, mean, variance) of the per-game score (trinomial).
@@ -167,11 +164,6 @@ impl Tally {
         los(self.wins, self.losses)
     }
 }
-
-/// The GSPRT takes the variance from the sample itself. Over a handful of samples that estimate
-/// is meaningless (one pair has none: only the regularising fractions are left), and the LLR
-/// leapt past a bound after a single 1.5-0.5 pair; so no decision before this many samples.
-pub const SPRT_MIN_SAMPLES: u64 = 20;
 
 /// SPRT parameters: H0 "Elo = elo0" against H1 "Elo = elo1", error rates alpha and beta.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -243,20 +235,12 @@ impl Sprt {
 
     /// The log-likelihood ratio of the results, and the model used (pentanomial when pairs exist).
     pub fn llr(&self, t: &Tally) -> (f64, SprtModel) {
-        let (model, (n, mu, var)) = if t.pairs() > 0 {
-            (SprtModel::Pentanomial, t.pentanomial_moments_regularised())
-        } else {
-            (SprtModel::Trinomial, t.trinomial_moments_regularised())
-        };
-        (gsprt_llr(n, mu, var, self.elo0, self.elo1), model)
+        let (model, counts, values) = t.sprt_sample();
+        (gsprt_llr(&counts, &values, score_from_elo(self.elo0), score_from_elo(self.elo1)), model)
     }
 
-    /// No decision before [`SPRT_MIN_SAMPLES`] samples (pairs with `--repeat`, games without).
+    /// Accept a hypothesis when the LLR reaches its bound (pairs with `--repeat`, games without).
     pub fn decision(&self, t: &Tally) -> SprtDecision {
-        let samples = if t.pairs() > 0 { t.pairs() } else { t.games() };
-        if samples < SPRT_MIN_SAMPLES {
-            return SprtDecision::Continue;
-        }
         let (llr, _) = self.llr(t);
         let (lo, hi) = self.bounds();
         if llr >= hi {
@@ -269,23 +253,53 @@ impl Sprt {
     }
 }
 
-/// (n, mean, variance) of a discrete distribution given by `counts` of `values`; `n` is the
-/// real number of samples (the counts may hold regularising fractions).
-fn moments(counts: &[f64], values: &[f64], n: f64) -> (f64, f64, f64) {
-    if n == 0.0 {
-        return (0.0, 0.5, 0.0);
-    }
-    let total: f64 = counts.iter().sum();
-    let mu = counts.iter().zip(values).map(|(c, v)| c * v).sum::<f64>() / total;
-    let var = counts.iter().zip(values).map(|(c, v)| c * (v - mu).powi(2)).sum::<f64>() / total;
-    (n, mu, var)
-}
+/// Weight of an outcome never observed, so that every outcome stays possible under both
+/// hypotheses (fishtest, OpenBench and fastchess regularise with the same 1e-3).
+const EMPTY_CATEGORY: f64 = 1e-3;
 
-/// Normal-approximation GSPRT log-likelihood ratio for `n` samples of mean `mu` and variance `var`.
-pub fn gsprt_llr(n: f64, mu: f64, var: f64, elo0: f64, elo1: f64) -> f64 {
-    if n == 0.0 || var <= 0.0 {
+/// The generalised SPRT's log-likelihood ratio for `counts[i]` samples of score `values[i]`
+/// (ascending, spanning 0..1): `N` times the mean log-ratio of the maximum-likelihood
+/// distributions with expected score `s1` and `s0` (Van den Bergh, "Comments on Normalized Elo",
+/// proposition 1.1: `p_i = q_i / (1 + θ (a_i - s))`, `q` the regularised empirical distribution).
+///
+/// Exact, not the normal approximation `N (s1 - s0) (2 m - s0 - s1) / (2 v)` this replaced: that
+/// one divides by the sample variance, which over one or two pairs is only the regularising
+/// fractions, so a single 1.5-0.5 pair scored LLR 3.73 at elo1 = 10 and decided the test. A few
+/// samples are explained almost equally well under either hypothesis, so here that pair scores
+/// 0.028; for large samples the two agree.
+pub fn gsprt_llr(counts: &[u64], values: &[f64], s0: f64, s1: f64) -> f64 {
+    let n: u64 = counts.iter().sum();
+    if n == 0 {
         return 0.0;
     }
-    let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
-    n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
+    let weights: Vec<f64> = counts.iter().map(|&c| if c == 0 { EMPTY_CATEGORY } else { c as f64 }).collect();
+    let total: f64 = weights.iter().sum();
+    let q: Vec<f64> = weights.iter().map(|w| w / total).collect();
+    let p0 = mle_with_mean(&q, values, s0);
+    let p1 = mle_with_mean(&q, values, s1);
+    let mean_log_ratio: f64 = (0..q.len()).map(|i| q[i] * (p1[i] / p0[i]).ln()).sum();
+    n as f64 * mean_log_ratio
+}
+
+/// The distribution closest to `q` (maximum likelihood) over `values` whose mean is `s`: `θ` is the
+/// root of `Σ q_i (a_i - s) / (1 + θ (a_i - s)) = 0`, strictly decreasing in `θ` on the interval where
+/// every `1 + θ (a_i - s)` is positive; bisection finds it to the last bit.
+fn mle_with_mean(q: &[f64], values: &[f64], s: f64) -> Vec<f64> {
+    let (lowest, highest) = (values[0], values[values.len() - 1]);
+    let stationarity =
+        |theta: f64| -> f64 { q.iter().zip(values).map(|(qi, a)| qi * (a - s) / (1.0 + theta * (a - s))).sum() };
+    let (mut lo, mut hi) = (-1.0 / (highest - s), -1.0 / (lowest - s));
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if stationarity(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let theta = 0.5 * (lo + hi);
+    q.iter().zip(values).map(|(qi, a)| qi / (1.0 + theta * (a - s))).collect()
 }
