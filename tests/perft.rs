@@ -1,6 +1,6 @@
 //! The move generator against the verified perft suites (tests/data/perft.epd and
-//! tests/data/perft960.epd, copies of ../shared/data/), plus key, copy-make and FEN
-//! invariants at every node.
+//! tests/data/perft960.epd, copies of ../shared/data/), plus key, copy-make, FEN and
+//! gives-check invariants at every node.
 
 use arbiter::chess::movegen::{is_legal, legal_moves};
 use arbiter::chess::{Move, Position};
@@ -78,6 +78,7 @@ fn walk(pos: &Position, depth: u32, raw_check: bool) {
     let before = *pos;
     for &m in moves.iter() {
         let child = pos.make_move(m);
+        assert_eq!(pos.gives_check(m), child.in_check(), "gives_check({m:?}) at {fen}");
         walk(&child, depth - 1, raw_check);
         assert!(before == *pos, "make_move changed its parent");
     }

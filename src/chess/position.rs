@@ -550,9 +550,34 @@ impl Position {
         }
     }
 
-    /// Does the move give check? (Computed by playing it; used by search and notation.)
+    /// Our pieces whose moving off a line can uncover a check on the enemy king (pass to
+    /// [`Self::gives_check_with`] when testing many moves of one position).
+    pub fn discovered_check_candidates(&self) -> Bitboard {
+        let us = self.side_to_move();
+        self.slider_blockers(self.king_square(us.flip()), us).0 & self.color(us)
+    }
+
+    /// Does the move give check? `discoverers` is [`Self::discovered_check_candidates`].
+    /// Direct and discovered checks of ordinary moves from the attack tables; castling, en
+    /// passant and promotions (rare, with unusual geometry) by playing the move.
+    pub fn gives_check_with(&self, m: Move, discoverers: Bitboard) -> bool {
+        if m.is_castling() || m.is_en_passant() || m.is_promotion() {
+            return self.make_move(m).in_check();
+        }
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.board[from.index()] else { return false };
+        let king = self.king_square(piece.color.flip());
+        let occupied = self.occupied().without(from).with(to);
+        let direct = match piece.kind {
+            PieceType::Pawn => attacks::pawn_attacks(piece.color, to).contains(king),
+            kind => attacks::piece_attacks(kind, to, occupied).contains(king),
+        };
+        direct || (discoverers.contains(from) && !attacks::aligned(king, from, to))
+    }
+
+    /// Does the move give check? (Used by search and notation.)
     pub fn gives_check(&self, m: Move) -> bool {
-        self.make_move(m).in_check()
+        self.gives_check_with(m, self.discovered_check_candidates())
     }
 
     /// Non-pawn material of `c` exists (null-move pruning is unsafe in pawn endings).
