@@ -78,12 +78,24 @@ impl MovePicker {
     }
 
     /// Fills the picker with the tactical moves only (or every evasion when in check), for
-    /// quiescence.
-    pub fn reset_quiescence(&mut self, pos: &Position, tt_move: Option<Move>, hist: &History) {
+    /// quiescence; with `quiet_checks`, also the quiet moves that give check (after the
+    /// captures).
+    pub fn reset_quiescence(&mut self, pos: &Position, tt_move: Option<Move>, hist: &History, quiet_checks: bool) {
         self.list.clear();
         self.next = 0;
-        let kind = if pos.in_check() { GenKind::All } else { GenKind::Tactical };
-        generate_into(pos, kind, &mut self.list);
+        if pos.in_check() {
+            generate_into(pos, GenKind::All, &mut self.list);
+        } else {
+            generate_into(pos, GenKind::Tactical, &mut self.list);
+            if quiet_checks {
+                let mut quiets = MoveList::new();
+                generate_into(pos, GenKind::Quiet, &mut quiets);
+                let discoverers = pos.discovered_check_candidates();
+                for &m in quiets.iter().filter(|&&m| pos.gives_check_with(m, discoverers)) {
+                    self.list.push(m);
+                }
+            }
+        }
         for (score, &m) in self.scores.iter_mut().zip(self.list.iter()) {
             *score = if Some(m) == tt_move {
                 TT_MOVE

@@ -807,7 +807,7 @@ impl<'a> Worker<'a> {
     fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
         self.pv_len[ply] = 0;
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch_with_eval(pos, alpha, beta, ply, None, true);
         }
         let pv_node = beta - alpha > 1;
         self.nodes += 1;
@@ -888,7 +888,7 @@ impl<'a> Worker<'a> {
         if let (false, None, Some(eval)) = (pv_node, excluded, eval) {
             // Razoring: far below alpha near the horizon, only captures could save it.
             if depth <= params::razor_max_depth() && eval + params::razor_margin() * depth <= alpha {
-                let s = self.qsearch_with_eval(pos, alpha, alpha + 1, ply, raw_eval);
+                let s = self.qsearch_with_eval(pos, alpha, alpha + 1, ply, raw_eval, false);
                 if self.stopped {
                     return 0;
                 }
@@ -1190,7 +1190,7 @@ impl<'a> Worker<'a> {
         cut_node: bool,
     ) -> Option<i32> {
         let mut picker = self.take_picker(ply);
-        picker.reset_quiescence(pos, tt_move.filter(|m| m.is_tactical()), self.hist);
+        picker.reset_quiescence(pos, tt_move.filter(|m| m.is_tactical()), self.hist, false);
         self.keys.push(key);
         let mut result = None;
         while let Some((m, _)) = picker.next_move() {
@@ -1225,11 +1225,14 @@ impl<'a> Worker<'a> {
 
     #[inline]
     fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.qsearch_with_eval(pos, alpha, beta, ply, None)
+        self.qsearch_with_eval(pos, alpha, beta, ply, None, false)
     }
 
     /// [`Self::qsearch`] where the caller may already know the raw static evaluation of
     /// `pos` (`known_raw`, used only if the TT has none), so it is not computed twice.
+    /// `quiet_checks` (the first quiescence ply below the main search): quiet moves that give
+    /// check and do not lose material are searched too, so a mating net or a forking check at
+    /// the horizon is not left to the static evaluation.
     fn qsearch_with_eval(
         &mut self,
         pos: &Position,
@@ -1237,6 +1240,7 @@ impl<'a> Worker<'a> {
         beta: i32,
         ply: usize,
         known_raw: Option<i32>,
+        quiet_checks: bool,
     ) -> i32 {
         self.pv_len[ply] = 0;
         self.nodes += 1;
@@ -1282,7 +1286,7 @@ impl<'a> Worker<'a> {
         let start_alpha = alpha;
         let mut best_move = None;
         let mut picker = self.take_picker(ply);
-        picker.reset_quiescence(pos, tt_move, self.hist);
+        picker.reset_quiescence(pos, tt_move, self.hist, quiet_checks);
         if in_check && picker.is_empty() {
             self.put_picker(ply, picker);
             return mated_in(ply);
@@ -1290,10 +1294,11 @@ impl<'a> Worker<'a> {
         self.keys.push(key);
         while let Some((m, _)) = picker.next_move() {
             if let Some(sp) = stand_pat {
-                // Delta pruning: even winning the victim cleanly cannot reach alpha.
+                // Delta pruning: even winning the victim cleanly cannot reach alpha (a quiet
+                // check, the only quiet move here, is searched for what it threatens).
                 let gain = pos.captured_piece(m).map_or(0, super::see::value)
                     + m.promotion().map_or(0, |p| super::see::value(p) - 100);
-                if sp + gain + params::qs_delta_margin() <= alpha && !m.is_promotion() {
+                if sp + gain + params::qs_delta_margin() <= alpha && m.is_tactical() && !m.is_promotion() {
                     continue;
                 }
                 if !see_ge(pos, m, 0) {
