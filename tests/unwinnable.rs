@@ -109,6 +109,17 @@ fn exhaustive_searches_longer_than_seventy_five_moves() {
 }
 
 #[test]
+fn stalemate_walls_proved_breadth_first() {
+    // CHA's vectors: White's king can only shuttle h3-h4 and Black's dark bishops never touch
+    // a White pawn; Black's king taking g2 stalemates White. Some 38,000 positions, whose
+    // depth-first paths run past the length limit: the breadth-first search visits them all.
+    let fen = "1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1";
+    for side in Color::ALL {
+        assert_unwinnable(fen, side, Reason::Exhaustive);
+    }
+}
+
+#[test]
 fn the_seventy_five_move_rule_leaves_no_time_to_mate() {
     // K+B v K+N (each side could mate with the other's help) two half-moves before the rule
     // ends the game: no mate fits, and no capture can reset the clock to one that matters.

@@ -17,14 +17,18 @@
 //!   only adds series of moves, so "no mate among them" still proves "no mate", and each
 //!   position is searched once (behind a closed pawn wall the kings wander far longer than
 //!   seventy-five moves before every position is seen). A mate it finds is checked against the
-//!   rule by the caller.
+//!   rule by the caller. Depth first, its paths may grow as long as the set of positions;
+//!   they are cut at [`MAX_LINE`] (a long path seldom makes a helpmate within the rule), and
+//!   when only such cuts kept it from finishing ([`Found::Cut`]) the caller goes on breadth
+//!   first ([`search_all`]: no path kept, and a mate comes with a shortest line, from a tree of
+//!   first visits).
 
 use super::helpmate::distance;
 use super::material;
 use super::statics;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Bitboard, Color, Move, PieceType, Position};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Position keys are Zobrist hashes already: hashing them again is wasted work.
@@ -48,14 +52,21 @@ impl Hasher for KeyHasher {
 /// Position keys visited, each with the lowest half-move clock it was searched with.
 pub type Visited = HashMap<u64, u16, BuildHasherDefault<KeyHasher>>;
 
+/// Position keys visited by [`search_all`], each with the key it was first reached from and
+/// the move (raw) that reached it: a tree back to the start.
+pub type Tree = HashMap<u64, (u64, u16), BuildHasherDefault<KeyHasher>>;
+
 /// What the search found.
 pub enum Found {
     /// A helpmate, first move first.
     Mate(Vec<Move>),
     /// Every reachable position was visited: none is a mate by the winner.
     NoMate,
-    /// The node limit ran out first (or a line grew longer than [`MAX_LINE`]).
+    /// The node limit ran out first.
     Unknown,
+    /// Lines were cut at [`MAX_LINE`] (the node limit may have run out too): no proof, and a
+    /// breadth-first search ([`search_all`]) suits the position better.
+    Cut,
 }
 
 /// Whether the search stops where the seventy-five-move rule ends the game.
@@ -86,14 +97,7 @@ struct Frame {
 /// Visits the reachable positions, at most about `limit` of them. `visited` is the caller's
 /// scratch set (cleared here).
 pub fn search(pos: &Position, winner: Color, clock: Clock, visited: &mut Visited, limit: u64) -> Outcome {
-    // Clearing costs the capacity, not the contents: after a large search, a small one must
-    // not pay for the large table every time (a fresh table instead).
-    let wanted = usize::try_from(limit).unwrap_or(usize::MAX).saturating_add(1);
-    if visited.capacity() > wanted.saturating_mul(4).max(4096) {
-        *visited = Visited::default();
-    } else {
-        visited.clear();
-    }
+    reset(visited, limit);
     let mut nodes = 0u64;
     let mut arena: Vec<Move> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
@@ -118,7 +122,7 @@ pub fn search(pos: &Position, winner: Color, clock: Clock, visited: &mut Visited
         let child = parent.make_move(m);
         nodes += 1;
         if nodes > limit {
-            return Outcome { found: Found::Unknown, nodes };
+            return Outcome { found: if complete { Found::Unknown } else { Found::Cut }, nodes };
         }
         let child_clock = clock_of(&child);
         match visited.insert(child.key(), child_clock) {
@@ -137,15 +141,10 @@ pub fn search(pos: &Position, winner: Color, clock: Clock, visited: &mut Visited
             }
             continue;
         }
-        if material::prove(&child, winner).is_some() {
-            continue;
-        }
         if clock == Clock::Ends && (child.halfmove_clock() >= 150 || too_late_to_mate(&child, winner)) {
             continue; // the game is over (9.6.2), or will be before any mate
         }
-        let structure_changed =
-            m.is_capture() || m.is_promotion() || parent.piece_at(m.from()).is_some_and(|p| p.kind == PieceType::Pawn);
-        if structure_changed && statics::prove(&child, winner).is_some() {
+        if closed(&parent, m, &child, winner) {
             continue;
         }
         if stack.len() >= MAX_LINE {
@@ -156,8 +155,80 @@ pub fn search(pos: &Position, winner: Color, clock: Clock, visited: &mut Visited
         arena.extend(moves.iter().copied());
         stack.push(Frame { pos: child, mv: Some(m), start, next: start, end: arena.len() });
     }
-    let found = if complete { Found::NoMate } else { Found::Unknown };
+    let found = if complete { Found::NoMate } else { Found::Cut };
     Outcome { found, nodes }
+}
+
+/// Clears a scratch table. Clearing costs the capacity, not the contents: after a large search,
+/// a small one must not pay for the large table every time (a fresh table instead).
+fn reset<V>(table: &mut HashMap<u64, V, BuildHasherDefault<KeyHasher>>, limit: u64) {
+    let wanted = usize::try_from(limit).unwrap_or(usize::MAX).saturating_add(1);
+    if table.capacity() > wanted.saturating_mul(4).max(4096) {
+        *table = HashMap::default();
+    } else {
+        table.clear();
+    }
+}
+
+/// Whether nothing after `child` (reached from `parent` by `m`, with its legal moves `moves`
+/// not empty) needs visiting: material proves `winner` can never mate, or the structure
+/// changed and the static argument proves it.
+fn closed(parent: &Position, m: Move, child: &Position, winner: Color) -> bool {
+    if material::prove(child, winner).is_some() {
+        return true;
+    }
+    let structure_changed =
+        m.is_capture() || m.is_promotion() || parent.piece_at(m.from()).is_some_and(|p| p.kind == PieceType::Pawn);
+    structure_changed && statics::prove(child, winner).is_some()
+}
+
+/// [`Clock::Ignored`], breadth first: every position reachable from `pos` by moves of both
+/// sides (the seventy-five-move rule left out), each once. [`Found::Mate`] carries a shortest
+/// line to the first mate by `winner` met; [`Found::NoMate`] is a proof. `tree` is the
+/// caller's scratch table (cleared here).
+pub fn search_all(pos: &Position, winner: Color, tree: &mut Tree, limit: u64) -> Outcome {
+    reset(tree, limit);
+    let mut nodes = 0u64;
+    let mut queue: VecDeque<Position> = VecDeque::new();
+    tree.insert(pos.key(), (pos.key(), 0));
+    queue.push_back(*pos);
+    while let Some(parent) = queue.pop_front() {
+        for &m in legal_moves(&parent).iter() {
+            let child = parent.make_move(m);
+            nodes += 1;
+            if nodes > limit {
+                return Outcome { found: Found::Unknown, nodes };
+            }
+            if tree.contains_key(&child.key()) {
+                continue;
+            }
+            tree.insert(child.key(), (parent.key(), m.raw()));
+            let moves = legal_moves(&child);
+            if moves.is_empty() {
+                if child.side_to_move() != winner && child.in_check() {
+                    return Outcome { found: Found::Mate(line_to(pos, child.key(), tree)), nodes };
+                }
+                continue;
+            }
+            if !closed(&parent, m, &child, winner) {
+                queue.push_back(child);
+            }
+        }
+    }
+    Outcome { found: Found::NoMate, nodes }
+}
+
+/// The moves from `pos` to the position `key` along `tree`.
+fn line_to(pos: &Position, mut key: u64, tree: &Tree) -> Vec<Move> {
+    let mut line = Vec::new();
+    while key != pos.key() {
+        let Some(&(parent, raw)) = tree.get(&key) else { break };
+        let Some(m) = Move::from_raw(raw) else { break };
+        line.push(m);
+        key = parent;
+    }
+    line.reverse();
+    line
 }
 
 /// The squares of the a- and h-files and the first and eighth ranks.

@@ -144,10 +144,11 @@ const QUICK_NODES: u64 = 2_000;
 struct Tables {
     helpmate: Table,
     visited: exhaustive::Visited,
+    tree: exhaustive::Tree,
 }
 
 thread_local! {
-    static TABLES: RefCell<Tables> = RefCell::new(Tables { helpmate: Table::new(16), visited: exhaustive::Visited::default() });
+    static TABLES: RefCell<Tables> = RefCell::new(Tables { helpmate: Table::new(16), visited: exhaustive::Visited::default(), tree: exhaustive::Tree::default() });
 }
 
 /// Recent decisions (the referee asks about the same position for its report, its outcome
@@ -218,43 +219,73 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
             return Decision { verdict: Verdict::Unwinnable { reason }, nodes };
         }
         let mut step = QUICK_NODES;
+        // Once the clock-free depth-first search has cut lines at its length limit, the
+        // breadth-first one takes its place, first in the round and with twice the nodes.
+        let mut wide = false;
         while nodes < budget.0 {
-            let left = budget.0 - nodes;
-            let mut proof = exhaustive::search(pos, side, exhaustive::Clock::Ends, &mut t.visited, step.min(left));
-            nodes += proof.nodes;
-            if matches!(proof.found, exhaustive::Found::Unknown) && nodes < budget.0 {
+            let round: &[Stage] = if wide {
+                &[Stage::Wide, Stage::Clocked, Stage::Deep, Stage::Helpmate]
+            } else {
+                &[Stage::Clocked, Stage::Deep, Stage::Wide, Stage::Helpmate]
+            };
+            for stage in round {
+                if nodes >= budget.0 {
+                    break;
+                }
                 let left = budget.0 - nodes;
-                proof = exhaustive::search(pos, side, exhaustive::Clock::Ignored, &mut t.visited, step.min(left));
-                nodes += proof.nodes;
-            }
-            match proof.found {
-                // A line that breaks the seventy-five-move rule is no helpmate (the search
-                // leaves the rule out); the helpmate search below may still find one.
-                exhaustive::Found::Mate(line) if is_helpmate(pos, side, &line) => {
-                    return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
+                let found = match stage {
+                    Stage::Clocked => {
+                        exhaustive::search(pos, side, exhaustive::Clock::Ends, &mut t.visited, step.min(left))
+                    }
+                    Stage::Deep => {
+                        let o =
+                            exhaustive::search(pos, side, exhaustive::Clock::Ignored, &mut t.visited, step.min(left));
+                        wide |= matches!(o.found, exhaustive::Found::Cut);
+                        o
+                    }
+                    Stage::Wide if wide => exhaustive::search_all(pos, side, &mut t.tree, (2 * step).min(left)),
+                    Stage::Wide => continue,
+                    Stage::Helpmate => {
+                        let help = helpmate::search(pos, side, &mut t.helpmate, (2 * step).min(left));
+                        nodes += help.nodes;
+                        if let Some(line) = help.line {
+                            return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
+                        }
+                        if help.exhausted {
+                            return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
+                        }
+                        continue;
+                    }
+                };
+                nodes += found.nodes;
+                match found.found {
+                    // A line that breaks the seventy-five-move rule is no helpmate (the clock-free
+                    // searches leave the rule out); another search may still find one.
+                    exhaustive::Found::Mate(line) if is_helpmate(pos, side, &line) => {
+                        return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
+                    }
+                    exhaustive::Found::NoMate => {
+                        return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
+                    }
+                    exhaustive::Found::Mate(_) | exhaustive::Found::Unknown | exhaustive::Found::Cut => {}
                 }
-                exhaustive::Found::Mate(_) => {}
-                exhaustive::Found::NoMate => {
-                    return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
-                }
-                exhaustive::Found::Unknown => {}
-            }
-            if nodes >= budget.0 {
-                break;
-            }
-            let left = budget.0 - nodes;
-            let help = helpmate::search(pos, side, &mut t.helpmate, step.saturating_mul(2).min(left));
-            nodes += help.nodes;
-            if let Some(line) = help.line {
-                return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
-            }
-            if help.exhausted {
-                return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
             }
             step = step.saturating_mul(4);
         }
         Decision { verdict: Verdict::Undetermined, nodes }
     })
+}
+
+/// The searches that take turns, with growing budgets, after the static proofs.
+enum Stage {
+    /// Exhaustive, the seventy-five-move rule ending the game.
+    Clocked,
+    /// Exhaustive without the clock, depth first.
+    Deep,
+    /// Exhaustive without the clock, breadth first (once [`Stage::Deep`] cut lines).
+    Wide,
+    /// The helpmate search.
+    Helpmate,
 }
 
 /// Both sides' decisions, White first.
