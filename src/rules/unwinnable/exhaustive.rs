@@ -170,8 +170,8 @@ fn reset<V>(table: &mut HashMap<u64, V, BuildHasherDefault<KeyHasher>>, limit: u
     }
 }
 
-/// Whether nothing after `child` (reached from `parent` by `m`, with its legal moves `moves`
-/// not empty) needs visiting: material proves `winner` can never mate, or the structure
+/// Whether nothing after `child` (reached from `parent` by `m`, not a mate or stalemate)
+/// needs visiting: material proves `winner` can never mate, or the structure
 /// changed and the static argument proves it.
 fn closed(parent: &Position, m: Move, child: &Position, winner: Color) -> bool {
     if material::prove(child, winner).is_some() {

@@ -243,10 +243,12 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
                         wide |= matches!(o.found, exhaustive::Found::Cut);
                         o
                     }
-                    Stage::Wide if wide => exhaustive::search_all(pos, side, &mut t.tree, (2 * step).min(left)),
+                    Stage::Wide if wide => {
+                        exhaustive::search_all(pos, side, &mut t.tree, step.saturating_mul(2).min(left))
+                    }
                     Stage::Wide => continue,
                     Stage::Helpmate => {
-                        let help = helpmate::search(pos, side, &mut t.helpmate, (2 * step).min(left));
+                        let help = helpmate::search(pos, side, &mut t.helpmate, step.saturating_mul(2).min(left));
                         nodes += help.nodes;
                         if let Some(line) = help.line {
                             return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
