@@ -28,6 +28,7 @@ use super::material;
 use super::statics;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Bitboard, Color, Move, PieceType, Position};
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -199,10 +200,12 @@ pub fn search_all(pos: &Position, winner: Color, tree: &mut Tree, limit: u64) ->
             if nodes > limit {
                 return Outcome { found: Found::Unknown, nodes };
             }
-            if tree.contains_key(&child.key()) {
-                continue;
+            match tree.entry(child.key()) {
+                Entry::Occupied(_) => continue,
+                Entry::Vacant(v) => {
+                    v.insert((parent.key(), m.raw()));
+                }
             }
-            tree.insert(child.key(), (parent.key(), m.raw()));
             let moves = legal_moves(&child);
             if moves.is_empty() {
                 if child.side_to_move() != winner && child.in_check() {

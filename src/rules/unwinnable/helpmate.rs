@@ -12,6 +12,7 @@
 //! "not found" only means "not found within the budget".
 
 use super::material;
+use super::reach::Reach;
 use super::table::Table;
 use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use crate::chess::movegen::legal_moves;
@@ -38,9 +39,11 @@ pub struct Outcome {
     pub nodes: u64,
 }
 
-/// Searches for a helpmate by `winner` using at most about `limit` nodes.
-pub fn search(pos: &Position, winner: Color, table: &mut Table, limit: u64) -> Outcome {
-    let plans = Plan::candidates(pos, winner);
+/// Searches for a helpmate by `winner` using at most about `limit` nodes. With the
+/// reachability fixpoint (`reach`) the plans leave out what can never take part: pawns that
+/// can never move, corners the loser's king can never reach.
+pub fn search(pos: &Position, winner: Color, table: &mut Table, reach: Option<&Reach>, limit: u64) -> Outcome {
+    let plans = Plan::candidates(pos, winner, reach);
     let Some(&first) = plans.first() else { return Outcome { line: None, exhausted: false, nodes: 0 } };
     let mut s =
         Search { winner, table, nodes: 0, limit, iteration_limit: 0, line: Vec::new(), plan: first, order: Vec::new() };
@@ -174,10 +177,17 @@ impl Plan {
     /// the winner's bishops when those are all it has); with a single minor piece, first the
     /// templates of the corner mates it can give (the winner's king two squares from the
     /// corner covering all flight squares but one, which a blocker fills).
-    fn candidates(pos: &Position, winner: Color) -> Vec<Plan> {
+    fn candidates(pos: &Position, winner: Color, reach: Option<&Reach>) -> Vec<Plan> {
         let loser = winner.flip();
         let kings = pos.pieces(PieceType::King);
-        let ours = pos.color(winner) & !kings;
+        // Pawns that can never move take no part in any plan.
+        let frozen = reach.map_or(Bitboard::EMPTY, |r| {
+            r.units()
+                .iter()
+                .filter(|u| u.kind == PieceType::Pawn && u.immobile())
+                .fold(Bitboard::EMPTY, |b, u| b.with(u.square))
+        });
+        let ours = pos.color(winner) & !kings & !frozen;
         let bishops = pos.pieces_of(winner, PieceType::Bishop);
         let colour = if (bishops & Bitboard::DARK_SQUARES).nonempty() {
             Bitboard::DARK_SQUARES
@@ -197,6 +207,11 @@ impl Plan {
             .into_iter()
             .filter(|&c| !one_colour || colour.contains(c))
             .collect();
+        if let Some(k) = reach.and_then(|r| r.king(loser)) {
+            if corners.iter().any(|&c| k.reach.contains(c)) {
+                corners.retain(|&c| k.reach.contains(c));
+            }
+        }
         corners.sort_by_key(|&c| (distance(c, ksq), distance(c, wk)));
         corners.truncate(2);
         let base = |corner: Square| Plan {
@@ -369,7 +384,7 @@ mod tests {
         attacks::init();
         let pos = Position::from_fen(fen).expect("test FEN");
         let mut table = Table::new(16);
-        search(&pos, winner, &mut table, 1_000_000).line
+        search(&pos, winner, &mut table, None, 1_000_000).line
     }
 
     fn replays_to_mate(fen: &str, line: &[Move], winner: Color) -> bool {

@@ -203,7 +203,7 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
         let mut t = t.borrow_mut();
         let t = &mut *t;
         let mut nodes = 0;
-        let quick = helpmate::search(pos, side, &mut t.helpmate, QUICK_NODES.min(budget.0));
+        let quick = helpmate::search(pos, side, &mut t.helpmate, None, QUICK_NODES.min(budget.0));
         nodes += quick.nodes;
         if let Some(line) = quick.line {
             return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
@@ -211,7 +211,8 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
         if quick.exhausted {
             return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
         }
-        if let Some(p) = statics::prove(pos, side) {
+        let reach = reach::Reach::new(pos);
+        if let Some(p) = statics::prove_with(&reach, side) {
             let reason = match p {
                 statics::StaticProof::NoCheck => Reason::NoCheck,
                 statics::StaticProof::NoMatingSquare => Reason::NoMatingSquare,
@@ -248,7 +249,13 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
                     }
                     Stage::Wide => continue,
                     Stage::Helpmate => {
-                        let help = helpmate::search(pos, side, &mut t.helpmate, step.saturating_mul(2).min(left));
+                        let help = helpmate::search(
+                            pos,
+                            side,
+                            &mut t.helpmate,
+                            Some(&reach),
+                            step.saturating_mul(2).min(left),
+                        );
                         nodes += help.nodes;
                         if let Some(line) = help.line {
                             return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
