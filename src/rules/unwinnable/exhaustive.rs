@@ -308,6 +308,24 @@ mod tests {
     use crate::chess::attacks;
 
     #[test]
+    fn breadth_first_visits_a_stalemate_wall() {
+        // White's king shuttles h3-h4; some 38,000 positions, whose depth-first paths run past
+        // the length limit. (The static proof settles it too, with the dead ends.)
+        attacks::init();
+        let pos = Position::from_fen("1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1").expect("test FEN");
+        for side in Color::ALL {
+            let o = search_all(&pos, side, &mut Tree::default(), 2_000_000);
+            assert!(matches!(o.found, Found::NoMate), "{side:?}");
+        }
+        // A mate comes with a line to it.
+        let open = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").expect("test FEN");
+        match search_all(&open, Color::White, &mut Tree::default(), 2_000_000).found {
+            Found::Mate(line) => assert!(super::super::is_helpmate(&open, Color::White, &line)),
+            _ => panic!("K+R v K: no mate found"),
+        }
+    }
+
+    #[test]
     fn a_minor_piece_mate_needs_time_to_reach_the_edge() {
         attacks::init();
         let at =

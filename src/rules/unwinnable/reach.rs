@@ -61,6 +61,9 @@ pub struct Reach {
     never_empty: Bitboard,
     /// Squares attacked for ever by pieces that never move and are never captured.
     permanent_attacks: [Bitboard; 2],
+    /// For each colour's king, squares of its set it can only step onto by a move that ends
+    /// the game (see [`Reach::confinement`]): nothing moves on from there.
+    dead_ends: [Bitboard; 2],
 }
 
 impl Reach {
@@ -86,6 +89,7 @@ impl Reach {
             clear: [Bitboard::EMPTY; 2],
             never_empty: Bitboard::EMPTY,
             permanent_attacks: [Bitboard::EMPTY; 2],
+            dead_ends: [Bitboard::EMPTY; 2],
         };
         r.saturate(pos);
         r
@@ -106,7 +110,9 @@ impl Reach {
                 let own_clear = self.clear[c];
                 let (reach, promoted) = match u.kind {
                     PieceType::King => {
-                        (close(u.reach, own_clear & !self.permanent_attacks[1 - c], king_step), Bitboard::EMPTY)
+                        let allowed = own_clear & !self.permanent_attacks[1 - c];
+                        let dead = self.dead_ends[c];
+                        (close(u.reach, allowed, |b| king_step(b & !dead)), Bitboard::EMPTY)
                     }
                     PieceType::Knight => (close(u.reach, own_clear, knight_step), Bitboard::EMPTY),
                     PieceType::Bishop => (close(u.reach, own_clear, diagonal_step), Bitboard::EMPTY),
@@ -174,11 +180,21 @@ impl Reach {
             .collect()
     }
 
-    /// Recomputes `clear`, `never_empty` and the permanent attacks from the current sets.
+    /// Recomputes the dead ends, `clear`, `never_empty` and the permanent attacks from the
+    /// current sets.
     fn derive(&mut self, pos: &Position) {
+        self.dead_ends = [Bitboard::EMPTY; 2];
+        for color in Color::ALL {
+            if let Some(dead) = self.confinement(pos, color) {
+                self.dead_ends[color.flip().index()] = dead;
+            }
+        }
+        // Where pieces stand in positions the game goes on from (a capture on a dead end
+        // frees nothing: no move follows it).
         let mut anywhere = [Bitboard::EMPTY; 2];
         for u in &self.units {
-            anywhere[u.color.index()] |= u.anywhere();
+            let dead = if u.kind == PieceType::King { self.dead_ends[u.color.index()] } else { Bitboard::EMPTY };
+            anywhere[u.color.index()] |= u.anywhere() & !dead;
         }
         // A square is freed by its piece leaving or being taken there (never a king).
         self.clear = [!pos.color(Color::White), !pos.color(Color::Black)];
@@ -208,6 +224,36 @@ impl Reach {
             }
         }
         self.permanent_attacks = perm;
+    }
+
+    /// A side all but stalemated for good: none of its pieces but the king ever moves, it
+    /// cannot castle, and its king only ever stands on two squares A and B. Then the other
+    /// king never steps next to A or B (not next to both: kings are never adjacent) without
+    /// ending the game: with it next to A, the side's king stands on B and its one move, to
+    /// A, is attacked: no legal move, mate or stalemate. So the other king goes no further
+    /// from those squares (returned), unless it stands on one now (the game goes on from
+    /// there). The argument uses the final sets, which the fixpoint re-derives every round;
+    /// a side once free is never confined again (sets only grow), so the rule only ever
+    /// lets more in.
+    fn confinement(&self, pos: &Position, color: Color) -> Option<Bitboard> {
+        if pos.castling_rights().has_any(color) {
+            return None;
+        }
+        let mut king = None;
+        for u in self.units.iter().filter(|u| u.color == color) {
+            match u.kind {
+                PieceType::King => king = Some(u.reach),
+                _ if !u.immobile() => return None,
+                _ => {}
+            }
+        }
+        let squares = king?;
+        if squares.count() > 2 {
+            return None;
+        }
+        let dead = king_step(squares) & !squares;
+        let other = pos.king_square(color.flip());
+        (!dead.contains(other)).then_some(dead)
     }
 
     /// Castling moves the king and the rook in one move: once the squares between them can be
@@ -258,6 +304,11 @@ impl Reach {
     /// The unit for the king of `color`.
     pub fn king(&self, color: Color) -> Option<&Unit> {
         self.units.iter().find(|u| u.color == color && u.kind == PieceType::King)
+    }
+
+    /// Squares the king of `color` steps onto only by a move that ends the game.
+    pub fn dead_ends(&self, color: Color) -> Bitboard {
+        self.dead_ends[color.index()]
     }
 
     /// Squares that always hold a piece.
@@ -406,6 +457,22 @@ mod tests {
         // The pawns never move.
         assert_eq!(reach_of(fen, "a4"), Bitboard::from_square(sq("a4")));
         assert_eq!(reach_of(fen, "g5"), Bitboard::from_square(sq("g5")));
+    }
+
+    #[test]
+    fn a_king_next_to_a_stalemated_one_ends_the_game() {
+        // White's king only ever stands on h3 or h4, nothing else of White's moves: Black's king
+        // stepping next to either ends the game, so it never takes g2 or h5 and goes no further.
+        attacks::init();
+        let pos = Position::from_fen("8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - - 0 1").expect("test FEN");
+        let r = Reach::new(&pos);
+        let white_king = r.king(Color::White).expect("king").reach;
+        assert_eq!(white_king, Bitboard::from_square(sq("h3")).with(sq("h4")));
+        assert_eq!(r.dead_ends(Color::Black), king_step(white_king) & !white_king);
+        assert_eq!(r.dead_ends(Color::White), Bitboard::EMPTY);
+        for pawn in ["f3", "g2", "h5"] {
+            assert_eq!(reach_of("8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - - 0 1", pawn), Bitboard::from_square(sq(pawn)));
+        }
     }
 
     #[test]

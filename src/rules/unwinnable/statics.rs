@@ -10,7 +10,7 @@
 //! side cannot checkmate. Either condition failing everywhere gives its own reason.
 
 use super::reach::{Reach, Unit};
-use crate::chess::attacks::king_attacks;
+use crate::chess::attacks::{bishop_attacks, king_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, PieceType, Position, Square};
 
 /// Which static argument proved it.
@@ -36,7 +36,7 @@ pub fn prove_with(reach: &Reach, winner: Color) -> Option<StaticProof> {
         reach.units().iter().filter(|u| u.color == winner && u.kind != PieceType::King).collect();
     let blockers: Vec<Bitboard> =
         reach.units().iter().filter(|u| u.color == loser && u.kind != PieceType::King).map(|u| u.anywhere()).collect();
-    let winner_king = reach.king(winner).map_or(Bitboard::EMPTY, |u| u.reach);
+    let winner_king = reach.king(winner).map_or(Bitboard::EMPTY, |u| covering_squares(reach, u, region));
     let mut any_check = false;
     for x in region {
         let xb = Bitboard::from_square(x);
@@ -56,6 +56,40 @@ pub fn prove_with(reach: &Reach, winner: Color) -> Option<StaticProof> {
         }
     }
     Some(if any_check { StaticProof::NoMatingSquare } else { StaticProof::NoCheck })
+}
+
+/// The squares from which the winner's `king` may help to mate a king on `region`. Dead ends
+/// ([`Reach::dead_ends`]) come from the loser's king being confined to two squares A and B
+/// (`region`): the winner's king steps next to A, not next to B, and the game ends with the
+/// loser's king on B. A mate then only if that step discovers a check: a slider's line from B
+/// through the square the king left. Where no such line can exist, the dead ends do not count.
+fn covering_squares(reach: &Reach, king: &Unit, region: Bitboard) -> Bitboard {
+    let dead = reach.dead_ends(king.color);
+    if dead.is_empty() {
+        return king.reach;
+    }
+    let (mut diagonal, mut straight) = (false, false);
+    for u in reach.units().iter().filter(|u| u.color == king.color) {
+        let promotes = u.promoted.nonempty();
+        diagonal |= promotes || matches!(u.kind, PieceType::Bishop | PieceType::Queen);
+        straight |= promotes || matches!(u.kind, PieceType::Rook | PieceType::Queen);
+    }
+    let occ = reach.never_empty();
+    let discovers = region.squares().any(|b| {
+        let ends = dead & king_attacks_of(region.without(b)) & !king_attacks(b);
+        let left_from = king.reach & !dead & king_attacks_of(ends);
+        (diagonal && (bishop_attacks(b, occ) & left_from).nonempty())
+            || (straight && (rook_attacks(b, occ) & left_from).nonempty())
+    });
+    if discovers {
+        king.reach
+    } else {
+        king.reach & !dead
+    }
+}
+
+fn king_attacks_of(set: Bitboard) -> Bitboard {
+    set.squares().fold(Bitboard::EMPTY, |b, s| b | king_attacks(s))
 }
 
 /// Can the squares of `need` all be taken away from a king on `x`: some by the winner's king
