@@ -138,9 +138,29 @@ fn the_seventy_five_move_rule_leaves_no_time_to_mate() {
     // ends the game: no mate fits, and no capture can reset the clock to one that matters.
     let fen = "4k3/8/3n1B2/8/8/8/8/5K2 w - - 148 104";
     for side in Color::ALL {
-        assert_unwinnable(fen, side, Reason::Exhaustive);
+        assert_unwinnable(fen, side, Reason::Exhaustive75);
         assert_winnable("4k3/8/3n1B2/8/8/8/8/5K2 w - - 0 104", side);
     }
+}
+
+#[test]
+fn a_proof_by_the_clock_cites_the_seventy_five_move_rule() {
+    // K+R v K two quiet half-moves before the rule: no mate fits. The text says why and cites
+    // 9.6.2 next to 5.1.2 / 6.9, and 5.2.2 with it for the dead position; so does the rule
+    // having ended the game.
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 148 100";
+    assert_unwinnable(fen, Color::White, Reason::Exhaustive75);
+    let (code, out, _) = common::arbiter_cli(&["unwinnable", "--fen", fen]);
+    assert_eq!(code, 0);
+    assert!(out.contains("before the seventy-five-move rule ends the game"), "{out}");
+    assert!(out.contains("(FIDE 5.1.2, 6.9, 9.6.2)"), "{out}");
+    assert!(out.contains("(FIDE 5.2.2, 9.6.2)"), "{out}");
+    let (_, json, _) = common::arbiter_cli(&["unwinnable", "--fen", fen, "--json"]);
+    assert!(json.contains(r#""reason":"exhaustive_search_75_moves""#), "{json}");
+    let (_, zh, _) = common::arbiter_cli(&["unwinnable", "--fen", fen, "--lang", "zh"]);
+    assert!(zh.contains("七十五回合规则结束对局之前") && zh.contains("9.6.2"), "{zh}");
+    let (_, over, _) = common::arbiter_cli(&["unwinnable", "--fen", "4k3/8/8/8/8/8/8/R3K3 w - - 150 100"]);
+    assert!(over.contains("seventy-five-move rule has ended the game") && over.contains("9.6.2)"), "{over}");
 }
 
 #[test]

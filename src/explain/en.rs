@@ -683,6 +683,10 @@ fn mate_reason(side: Color, r: MateReason) -> String {
         MateReason::Exhaustive => {
             format!("every position that can still arise was examined, and none is a checkmate by {us}")
         }
+        MateReason::Exhaustive75 => format!(
+            "every position that can still arise before the seventy-five-move rule ends the game was examined, \
+             and none is a checkmate by {us}"
+        ),
     }
 }
 
@@ -698,6 +702,9 @@ fn both_sides_reason(r: MateReason) -> String {
         MateReason::Exhaustive => {
             "every position that can still arise was examined, and none is a checkmate".to_string()
         }
+        MateReason::Exhaustive75 => "every position that can still arise before the seventy-five-move rule ends \
+                                     the game was examined, and none is a checkmate"
+            .to_string(),
         other => format!("White: {}; Black: {}", mate_reason(Color::White, other), mate_reason(Color::Black, other)),
     }
 }

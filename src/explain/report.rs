@@ -129,7 +129,12 @@ impl Note {
             Note::LegalMoves { .. } => "3.10",
             Note::Checkmate { .. } => "5.1.1",
             Note::Stalemate { .. } => "5.2.1",
+            // A proof resting on the seventy-five-move rule cites it too.
+            Note::DeadPosition { white, black } if white.by_clock() || black.by_clock() => "5.2.2, 9.6.2",
             Note::DeadPosition { .. } => "5.2.2",
+            Note::MatePossible { fact: MateFact::Unwinnable { reason }, .. } if reason.by_clock() => {
+                "5.1.2, 6.9, 9.6.2"
+            }
             Note::MatePossible { .. } => "5.1.2, 6.9",
             Note::Ruling { rule, .. } => rule,
             Note::FivefoldRepetition => "9.6.1",

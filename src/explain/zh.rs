@@ -606,6 +606,9 @@ fn mate_reason(side: Color, r: MateReason) -> String {
             format!("{us}虽然能将军，但{them}王无论站在哪里，总有一个出路格永远无法被控制或堵住")
         }
         MateReason::Exhaustive => format!("已检查了之后可能出现的全部局面，没有一个是{us}将杀对方"),
+        MateReason::Exhaustive75 => {
+            format!("已检查了七十五回合规则结束对局之前可能出现的全部局面，没有一个是{us}将杀对方")
+        }
     }
 }
 
@@ -617,6 +620,7 @@ fn both_sides_reason(r: MateReason) -> String {
         }
         MateReason::NoMatingSquare => "无论哪一方的王站在哪里，总有一个出路格永远无法被控制或堵住".to_string(),
         MateReason::Exhaustive => "已检查了之后可能出现的全部局面，没有一个是将杀".to_string(),
+        MateReason::Exhaustive75 => "已检查了七十五回合规则结束对局之前可能出现的全部局面，没有一个是将杀".to_string(),
         other => format!("白方：{}；黑方：{}", mate_reason(Color::White, other), mate_reason(Color::Black, other)),
     }
 }

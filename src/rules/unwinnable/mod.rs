@@ -54,11 +54,14 @@ pub enum Reason {
     NoMatingSquare,
     /// Every position that can arise was examined: none is a checkmate by the side.
     Exhaustive,
+    /// Every position that can arise before the seventy-five-move rule ends the game (9.6.2)
+    /// was examined: none is a checkmate by the side (the clock decides: no mate fits in time).
+    Exhaustive75,
 }
 
 impl Reason {
     /// Every reason, for the text tables and tests.
-    pub const ALL: [Reason; 8] = [
+    pub const ALL: [Reason; 9] = [
         Reason::Checkmated,
         Reason::Stalemate,
         Reason::SeventyFiveMoves,
@@ -67,6 +70,7 @@ impl Reason {
         Reason::NoCheck,
         Reason::NoMatingSquare,
         Reason::Exhaustive,
+        Reason::Exhaustive75,
     ];
 
     /// The game has already ended on the board (5.1.1, 5.2.1, 9.6.2).
@@ -85,7 +89,13 @@ impl Reason {
             Reason::NoCheck => "no_check_possible",
             Reason::NoMatingSquare => "no_mating_square",
             Reason::Exhaustive => "exhaustive_search",
+            Reason::Exhaustive75 => "exhaustive_search_75_moves",
         }
+    }
+
+    /// The proof rests on the seventy-five-move rule (9.6.2), which ends the game.
+    pub fn by_clock(self) -> bool {
+        matches!(self, Reason::SeventyFiveMoves | Reason::Exhaustive75)
     }
 }
 
@@ -274,7 +284,9 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
                         return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
                     }
                     exhaustive::Found::NoMate => {
-                        return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
+                        let reason =
+                            if matches!(stage, Stage::Clocked) { Reason::Exhaustive75 } else { Reason::Exhaustive };
+                        return Decision { verdict: Verdict::Unwinnable { reason }, nodes };
                     }
                     exhaustive::Found::Mate(_) | exhaustive::Found::Unknown | exhaustive::Found::Cut => {}
                 }
