@@ -8,7 +8,9 @@
 //! the model is `eval = (mg * phase + eg * scale/64 * (24 - phase)) / 24` with `mg`, `eg`
 //! sums of coefficient x weight. The loss is the mean squared difference between the
 //! target and `sigmoid(K * eval)`, the target being `lambda * result + (1 - lambda) *
-//! sigmoid(K * score)`; K is fitted first (so that the current weights' scale is kept).
+//! sigmoid(K * score)`; K is fitted first, to the results alone (so that the current
+//! weights' scale is kept). `--reg` pulls each weight towards its current value.
+//! Validation positions are whole games held out.
 //! Adam minimises the loss over all weights at once (full batch, threads with rayon);
 //! `--out FILE` writes the result as `eval_weights.rs`.
 
@@ -27,23 +29,30 @@ pub struct TexelArgs {
     /// Training data files (`selfplay --datagen` output).
     #[arg(long, required = true, num_args = 1..)]
     pub data: Vec<PathBuf>,
-    /// Use at most this many positions (a seeded random sample).
+    /// Use at most this many positions (a seeded random sample of whole games).
     #[arg(long)]
     pub limit: Option<usize>,
     /// Seed for the sample and the validation split.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Share of positions held out to report the validation loss.
-    #[arg(long, default_value_t = 0.05)]
+    /// Share of positions held out to report the validation loss (whole games: positions
+    /// of one game are too alike to test each other).
+    #[arg(long, default_value_t = 0.1)]
     pub validation: f64,
+    /// L2 penalty on each weight's distance from its current value (per cp², added to the
+    /// mean squared error): keeps weights the data hardly see (rare king-danger or mobility
+    /// entries) and the directions the data cannot tell apart (material vs. tables) where
+    /// they are. Without it the fit overfits those and loses games (docs/strength.md).
+    #[arg(long, default_value_t = 1e-9)]
+    pub reg: f64,
     /// Gradient steps (one per pass over all positions).
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 400)]
     pub epochs: usize,
     /// Adam learning rate, in centipawns per step.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 4.0)]
     pub lr: f64,
     /// Weight of the game result in the target (the rest is the search score).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 0.5)]
     pub lambda: f64,
     /// The sigmoid's scale (default: fitted to the current weights).
     #[arg(long)]
@@ -139,14 +148,38 @@ fn parse_line(line: &str) -> Option<(Position, f32, f32)> {
     (0.0..=1.0).contains(&result).then_some((pos, score, result))
 }
 
+/// The FEN's move number of a data line.
+fn move_number(line: &str) -> Option<u32> {
+    line.split('|').next()?.split_whitespace().nth(5)?.parse().ok()
+}
+
+/// Groups data lines into games: `selfplay --datagen` writes a game's positions together
+/// and in order, so a new game starts where the move number falls.
+fn games(lines: impl IntoIterator<Item = String>) -> Vec<Vec<String>> {
+    let mut games: Vec<Vec<String>> = Vec::new();
+    let mut last = 0;
+    for line in lines {
+        let n = move_number(&line).unwrap_or(last);
+        match games.last_mut() {
+            Some(game) if n >= last => game.push(line),
+            _ => games.push(vec![line]),
+        }
+        last = n;
+    }
+    games
+}
+
 fn load(args: &TexelArgs) -> Result<Dataset, String> {
-    let mut lines = Vec::new();
+    let mut all = Vec::new();
     for path in &args.data {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        lines.extend(text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string));
+        all.extend(games(text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string)));
     }
+    // Shuffled by game, so the validation positions (the first ones) and a `--limit`
+    // sample are whole games (but for the one game cut at the boundary).
     let mut rng = SplitMix64::new(args.seed);
-    rng.shuffle(&mut lines);
+    rng.shuffle(&mut all);
+    let mut lines: Vec<String> = all.into_iter().flatten().collect();
     if let Some(n) = args.limit {
         lines.truncate(n);
     }
@@ -217,7 +250,8 @@ fn loss(data: &Dataset, idx: &[usize], params: &[f64], k: f64, lambda: f64) -> f
     sum / idx.len().max(1) as f64
 }
 
-/// The K that minimises the loss for fixed weights (golden-section search).
+/// The K that minimises the loss against `lambda`'s target for fixed weights
+/// (golden-section search).
 fn fit_k(data: &Dataset, idx: &[usize], params: &[f64], lambda: f64) -> f64 {
     let (mut a, mut b) = (0.2, 4.0);
     let g = (5f64.sqrt() - 1.0) / 2.0;
@@ -233,7 +267,23 @@ fn fit_k(data: &Dataset, idx: &[usize], params: &[f64], lambda: f64) -> f64 {
     (a + b) / 2.0
 }
 
-fn gradient(data: &Dataset, idx: &[usize], params: &[f64], k: f64, lambda: f64) -> Vec<f64> {
+/// The training objective: [`loss`] plus the `--reg` penalty on the distance from `prior`.
+fn objective(data: &Dataset, idx: &[usize], params: &[f64], prior: &[f64], k: f64, args: &TexelArgs) -> f64 {
+    loss(data, idx, params, k, args.lambda)
+        + args.reg * params.iter().zip(prior).map(|(p, q)| (p - q) * (p - q)).sum::<f64>()
+}
+
+/// The gradient of [`objective`].
+fn gradient(data: &Dataset, idx: &[usize], params: &[f64], prior: &[f64], k: f64, args: &TexelArgs) -> Vec<f64> {
+    let mut g = loss_gradient(data, idx, params, k, args.lambda);
+    for ((g, p), q) in g.iter_mut().zip(params).zip(prior) {
+        *g += 2.0 * args.reg * (p - q);
+    }
+    g
+}
+
+/// The gradient of [`loss`].
+fn loss_gradient(data: &Dataset, idx: &[usize], params: &[f64], k: f64, lambda: f64) -> Vec<f64> {
     let n = params.len();
     let ln10 = std::f64::consts::LN_10;
     let mut g = idx
@@ -302,12 +352,16 @@ fn tune(args: &TexelArgs) -> Result<(), String> {
         start.elapsed().as_secs_f64()
     );
 
-    let mut params = to_params(&eval::flat_weights());
-    let k = args.k.unwrap_or_else(|| fit_k(&data, &train, &params, args.lambda));
+    let prior = to_params(&eval::flat_weights());
+    let mut params = prior.clone();
+    // Fitted to the results alone: with the search score in the target, a smaller K
+    // flattens both sides of the difference and always looks better.
+    let k = args.k.unwrap_or_else(|| fit_k(&data, &train, &params, 1.0));
     eprintln!(
-        "K = {k:.4}; loss before: training {:.6}, validation {:.6}",
+        "K = {k:.4}; loss before: training {:.6}, validation {:.6} (results alone {:.6})",
         loss(&data, &train, &params, k, args.lambda),
-        loss(&data, &valid, &params, k, args.lambda)
+        loss(&data, &valid, &params, k, args.lambda),
+        loss(&data, &valid, &params, k, 1.0)
     );
 
     // Adam.
@@ -315,7 +369,7 @@ fn tune(args: &TexelArgs) -> Result<(), String> {
     let mut m = vec![0.0; params.len()];
     let mut v = vec![0.0; params.len()];
     for epoch in 1..=args.epochs {
-        let g = gradient(&data, &train, &params, k, args.lambda);
+        let g = gradient(&data, &train, &params, &prior, k, args);
         let (b1t, b2t) = (1.0 - pow_t(beta1, epoch), 1.0 - pow_t(beta2, epoch));
         for j in 0..params.len() {
             m[j] = beta1 * m[j] + (1.0 - beta1) * g[j];
@@ -324,9 +378,11 @@ fn tune(args: &TexelArgs) -> Result<(), String> {
         }
         if epoch % 100 == 0 || epoch == args.epochs {
             eprintln!(
-                "epoch {epoch:5}: training {:.6}, validation {:.6} ({:.0} s)",
+                "epoch {epoch:5}: training {:.6}, validation {:.6} (results alone {:.6}), objective {:.6} ({:.0} s)",
                 loss(&data, &train, &params, k, args.lambda),
                 loss(&data, &valid, &params, k, args.lambda),
+                loss(&data, &valid, &params, k, 1.0),
+                objective(&data, &train, &params, &prior, k, args),
                 start.elapsed().as_secs_f64()
             );
         }
@@ -334,9 +390,10 @@ fn tune(args: &TexelArgs) -> Result<(), String> {
     let tuned: Vec<S> = params.chunks(2).map(|p| S(p[0].round() as i32, p[1].round() as i32)).collect();
     let rounded = to_params(&tuned);
     eprintln!(
-        "rounded weights: training {:.6}, validation {:.6}",
+        "rounded weights: training {:.6}, validation {:.6} (results alone {:.6})",
         loss(&data, &train, &rounded, k, args.lambda),
-        loss(&data, &valid, &rounded, k, args.lambda)
+        loss(&data, &valid, &rounded, k, args.lambda),
+        loss(&data, &valid, &rounded, k, 1.0)
     );
     if let Some(path) = &args.out {
         std::fs::write(path, weights_source(&tuned)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -431,6 +488,87 @@ mod tests {
             assert!((model(&data, i, &params) - white).abs() <= 2.0, "{fen}: {} vs {white}", model(&data, i, &params));
         }
         assert!(counts.counts.iter().all(|&c| c == 0));
+    }
+
+    #[test]
+    fn games_split_where_the_move_number_falls() {
+        let lines = [
+            "8/8/8/5k2/8/8/4K3/3R4 w - - 0 5 | 1 | 1.0",
+            "8/8/8/5k2/8/8/4K3/3R4 b - - 1 5 | 1 | 1.0",
+            "8/8/8/5k2/8/8/4K3/3R4 w - - 0 9 | 1 | 1.0",
+            "8/8/8/5k2/8/8/4K3/3R4 w - - 0 5 | 1 | 0.5",
+            "a partial line",
+            "8/8/8/5k2/8/8/4K3/3R4 b - - 0 6 | 1 | 0.5",
+            "8/8/8/5k2/8/8/4K3/3R4 w - - 0 4 | 1 | 0.0",
+        ];
+        let g = games(lines.iter().map(|l| l.to_string()));
+        assert_eq!(g.iter().map(Vec::len).collect::<Vec<_>>(), [3, 3, 1]);
+        assert_eq!(g[1][1], "a partial line");
+    }
+
+    /// A small dataset traced from real positions, with made-up results.
+    fn sample() -> (Dataset, Vec<usize>) {
+        crate::chess::attacks::init();
+        let mut counts = Counts { counts: vec![0; NUM_WEIGHTS], touched: Vec::new() };
+        let mut data = Dataset::default();
+        let fens = [
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10", 1.0),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11", 0.5),
+            ("2q1rr1k/3bbnnp/p2p1pp1/2pPp3/PpP1P1P1/1P2BNNP/2BQ1PRK/7R b - - 0 1", 0.0),
+        ];
+        for (fen, result) in fens {
+            let t = trace(&Position::from_fen(fen).unwrap(), &mut counts);
+            data.entries.push(Entry { start: data.coefs.len() as u32, mg: t.mg, eg: t.eg, result, score: 0.0 });
+            data.coefs.extend_from_slice(&t.coefs);
+        }
+        (data, vec![0, 1, 2])
+    }
+
+    #[test]
+    fn the_gradient_is_the_objectives_slope() {
+        let (data, idx) = sample();
+        let prior = to_params(&eval::flat_weights());
+        let mut params = prior.clone();
+        params[2 * Block::Tempo.offset()] += 30.0;
+        params[2 * Block::Material.offset() + 3] -= 20.0;
+        let args = TexelArgs {
+            data: Vec::new(),
+            limit: None,
+            seed: 1,
+            validation: 0.05,
+            reg: 1e-5,
+            epochs: 1,
+            lr: 1.0,
+            lambda: 1.0,
+            k: None,
+            threads: 1,
+            out: None,
+        };
+        let g = gradient(&data, &idx, &params, &prior, 1.0, &args);
+        for j in [2 * Block::Tempo.offset(), 2 * Block::Material.offset() + 3, 2 * Block::Pst.offset() + 100] {
+            let (mut up, mut down) = (params.clone(), params.clone());
+            up[j] += 0.01;
+            down[j] -= 0.01;
+            let slope = (objective(&data, &idx, &up, &prior, 1.0, &args)
+                - objective(&data, &idx, &down, &prior, 1.0, &args))
+                / 0.02;
+            assert!((slope - g[j]).abs() <= 1e-3 * slope.abs().max(1e-6), "weight {j}: {slope} vs {}", g[j]);
+        }
+    }
+
+    #[test]
+    fn k_is_the_scale_that_the_results_follow() {
+        let (mut data, idx) = sample();
+        let params = to_params(&eval::flat_weights());
+        for i in 0..data.len() {
+            let eval = model(&data, i, &params);
+            data.entries[i].result = sigmoid(1.3, eval) as f32;
+            data.entries[i].score = eval as f32;
+        }
+        assert!((fit_k(&data, &idx, &params, 1.0) - 1.3).abs() < 1e-3);
+        // Against the search score a flatter sigmoid always fits better: why K is fitted
+        // to the results alone.
+        assert!(fit_k(&data, &idx, &params, 0.0) < 0.21);
     }
 
     #[test]
