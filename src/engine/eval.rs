@@ -6,16 +6,12 @@
 //! weight it uses to a [`Trace`] (a no-op in the search), which is how the tuner sees
 //! the evaluation as a linear function of its weights.
 //!
-//! Where the current numbers come from:
-//! * Material and piece-square tables are PeSTO's (Ronald Friederich, published on the
-//!   Chess Programming Wiki page "PeSTO's Evaluation Function"); they were
-//!   Texel-tuned for an evaluation made of nothing else, which is why the remaining
-//!   terms are kept small.
-//! * Mobility, pawn structure, king safety, bishop pair and rook-file bonuses are
-//!   conventional hand-set values of the size used by the classical engines (Fruit,
-//!   Stockfish's hand-crafted eval before NNUE), scaled down so they mostly refine
-//!   PeSTO rather than fight it (mobility per square, king danger `min(2 units², 500)`,
-//!   written out as tables so they can be tuned entry by entry).
+//! Where the current numbers come from: `arbiter texel` fitted them (2026-12-01) to 1.1 M
+//! positions of node-limited self-play, starting from and pulled towards the first weights —
+//! PeSTO's material and piece-square tables (Ronald Friederich, Chess Programming Wiki,
+//! "PeSTO's Evaluation Function") and conventional hand-set mobility, pawn, king-safety,
+//! bishop-pair and rook-file values (king danger `min(2 units², 500)` written out as a table).
+//! docs/strength.md has the data, the command and the games that accepted them.
 
 use super::eval_weights as w;
 use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks};
