@@ -187,6 +187,17 @@ fn helpmates_past_pawns_that_never_move() {
     assert_winnable("8/4k3/3b1b2/p1pBp1p1/P1P1P1P1/8/4K3/8 w - - 0 1", Color::White);
 }
 
+#[test]
+fn blockers_steered_around_pawns_that_never_move() {
+    // CHA's vectors, undetermined before the loser's blockers were steered by their moves
+    // around squares that always hold a piece (an empty-board distance sent them into walls).
+    // White's light bishops come round to a2 and b1 behind the closed chains, and Black's dark
+    // bishop mates the king on a1; Black's e3 bishop (the e5 one is walled in) goes to b8 by d2,
+    // a5, c7 for White's mate on a8.
+    assert_winnable("8/8/2k5/8/1p1p1p1p/1PbP1P1P/6B1/3K1B2 w - - 0 1", Color::Black);
+    assert_winnable("4K3/8/3pBp2/3PbP2/3pBp2/3PbP2/8/4k3 w - - 0 1", Color::White);
+}
+
 fn python_chess_available() -> bool {
     Command::new("python3").args(["-c", "import chess"]).output().map(|o| o.status.success()).unwrap_or(false)
 }

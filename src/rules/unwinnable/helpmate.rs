@@ -164,6 +164,10 @@ struct Plan {
     king_target: Option<Square>,
     /// Where the loser's pieces should stand to block flights.
     blocker_targets: Bitboard,
+    /// Moves a knight, bishop, rook or queen needs to reach `blocker_targets`, around the
+    /// squares that always hold a piece (with the fixpoint only: `walls_known`).
+    blocker_moves: [[u8; 64]; 4],
+    walls_known: bool,
     /// The squares from which a knight checks a king in the corner.
     knight_checks: Bitboard,
     /// The winner has pawns, a rook or a queen: it can take the loser's pieces freely.
@@ -218,6 +222,8 @@ impl Plan {
             corner,
             king_target: None,
             blocker_targets: king_attacks(corner),
+            blocker_moves: [[0; 64]; 4],
+            walls_known: false,
             knight_checks: knight_attacks(corner),
             strong,
             loser_must_promote: single_minor && their_blockers.is_empty(),
@@ -245,7 +251,24 @@ impl Plan {
             }
         }
         plans.extend(corners.into_iter().map(base));
+        if let (false, Some(r)) = (strong, reach) {
+            for p in &mut plans {
+                p.blocker_moves = blocker_moves(p.blocker_targets, r.never_empty());
+                p.walls_known = true;
+            }
+        }
         plans
+    }
+
+    /// Does a loser's piece of `kind` moving `from` → `to` come closer to a blocking square?
+    fn blocker_closer(&self, kind: PieceType, from: Square, to: Square) -> bool {
+        match slot(kind) {
+            Some(i) if self.walls_known => {
+                let moves = &self.blocker_moves[i];
+                moves[to.index()] < moves[from.index()]
+            }
+            _ => set_distance(kind, to, self.blocker_targets) < set_distance(kind, from, self.blocker_targets),
+        }
     }
 
     /// (cost, ordering score) of `m` in `pos`.
@@ -297,16 +320,56 @@ impl Plan {
                 let heavy = matches!(m.promotion(), Some(PieceType::Queen | PieceType::Rook));
                 return if heavy { (AGAINST, 0) } else { (FREE, 100) };
             }
-            if !self.strong
-                && piece.kind != PieceType::Pawn
-                && set_distance(piece.kind, to, self.blocker_targets)
-                    < set_distance(piece.kind, from, self.blocker_targets)
-            {
+            if !self.strong && piece.kind != PieceType::Pawn && self.blocker_closer(piece.kind, from, to) {
                 return (FREE, 100); // a blocker on its way
             }
             (NORMAL, 0)
         }
     }
+}
+
+/// The index of a knight, bishop, rook or queen in [`Plan::blocker_moves`].
+fn slot(kind: PieceType) -> Option<usize> {
+    match kind {
+        PieceType::Knight => Some(0),
+        PieceType::Bishop => Some(1),
+        PieceType::Rook => Some(2),
+        PieceType::Queen => Some(3),
+        PieceType::King | PieceType::Pawn => None,
+    }
+}
+
+/// For each of knight, bishop, rook and queen: the moves it needs from every square to the
+/// nearest square of `targets`, never passing nor stopping on `walls` (u8::MAX: never).
+fn blocker_moves(targets: Bitboard, walls: Bitboard) -> [[u8; 64]; 4] {
+    let mut out = [[u8::MAX; 64]; 4];
+    for (i, row) in out.iter_mut().enumerate() {
+        let step = |s: Square| match i {
+            0 => knight_attacks(s),
+            1 => bishop_attacks(s, walls),
+            2 => rook_attacks(s, walls),
+            _ => bishop_attacks(s, walls) | rook_attacks(s, walls),
+        } & !walls;
+        let mut frontier = targets & !walls;
+        for s in frontier {
+            row[s.index()] = 0;
+        }
+        let mut d = 0;
+        while frontier.nonempty() {
+            d += 1;
+            let mut next = Bitboard::EMPTY;
+            for s in frontier {
+                for t in step(s) {
+                    if row[t.index()] == u8::MAX {
+                        row[t.index()] = d;
+                        next = next.with(t);
+                    }
+                }
+            }
+            frontier = next;
+        }
+    }
+    out
 }
 
 /// Moves a piece of `kind` needs from `sq` to the nearest square of `set` on an empty board
