@@ -159,8 +159,28 @@ fn a_proof_by_the_clock_cites_the_seventy_five_move_rule() {
     assert!(json.contains(r#""reason":"exhaustive_search_75_moves""#), "{json}");
     let (_, zh, _) = common::arbiter_cli(&["unwinnable", "--fen", fen, "--lang", "zh"]);
     assert!(zh.contains("七十五回合规则结束对局之前") && zh.contains("9.6.2"), "{zh}");
-    let (_, over, _) = common::arbiter_cli(&["unwinnable", "--fen", "4k3/8/8/8/8/8/8/R3K3 w - - 150 100"]);
-    assert!(over.contains("seventy-five-move rule has ended the game") && over.contains("9.6.2)"), "{over}");
+}
+
+#[test]
+fn a_game_over_on_the_board_is_reported_as_such() {
+    // Checkmate, stalemate and the seventy-five-move rule end the game: the text says how, once,
+    // and offers no resignation or flag fall to judge (nor an empty "for example" line).
+    let cases: [(&str, &[&str], &str); 4] = [
+        ("R3k3/8/4K3/8/8/8/8/8 b - - 0 1", &["white"], "Checkmate: the black king"),
+        ("R3k3/8/4K3/8/8/8/8/8 b - - 0 1", &["black"], "Checkmate: the black king"),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", &["both"], "Stalemate: Black has no legal move"),
+        ("4k3/8/8/8/8/8/8/R3K3 w - - 150 100", &["both"], "Each player has made 75 moves"),
+    ];
+    for (fen, side, expected) in cases {
+        let (code, out, _) = common::arbiter_cli(&["unwinnable", "--fen", fen, "--side", side[0]]);
+        assert_eq!(code, 0);
+        assert!(out.contains(expected), "{fen}: {out}");
+        assert!(!out.contains("resignation") && !out.contains("for example"), "{fen}: {out}");
+        assert_eq!(out.lines().count(), 2, "{fen}: {out}");
+    }
+    let (_, zh, _) =
+        common::arbiter_cli(&["unwinnable", "--fen", "4k3/8/8/8/8/8/8/R3K3 w - - 150 100", "--lang", "zh"]);
+    assert!(zh.contains("自动判和") && zh.contains("9.6.2"), "{zh}");
 }
 
 #[test]

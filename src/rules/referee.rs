@@ -406,6 +406,12 @@ pub struct PositionReport {
     pub halfmove_clock: u16,
 }
 
+/// How the board alone has ended the game (checkmate, stalemate, the seventy-five-move rule),
+/// without the game's history (fivefold repetition) or the dead-position decision.
+pub fn board_outcome(pos: &Position) -> Option<Outcome> {
+    outcome_of(pos, 1, movegen::has_legal_move(pos), None)
+}
+
 fn outcome_of(pos: &Position, repetitions: u32, has_moves: bool, dead: Option<DeadReason>) -> Option<Outcome> {
     if !has_moves {
         return Some(if pos.in_check() {

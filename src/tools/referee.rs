@@ -202,7 +202,7 @@ fn outcome_rule(o: Outcome) -> &'static str {
 }
 
 /// The report's sentence for how the game ended on the board.
-fn outcome_note(o: Outcome, pos: &Position) -> Note {
+pub(crate) fn outcome_note(o: Outcome, pos: &Position) -> Note {
     match o {
         Outcome::Checkmate { winner } => Note::Checkmate { loser: winner.flip() },
         Outcome::Draw(AutomaticDraw::Stalemate) => Note::Stalemate { side: pos.side_to_move() },

@@ -7,7 +7,8 @@
 use crate::chess::{Color, Position};
 use crate::explain::{json, note_text, Lang, MateFact, Note};
 use crate::rules::unwinnable::{decide, Budget, Decision, Verdict};
-use crate::rules::{dead, Game};
+use crate::rules::{dead, referee, Game};
+use crate::tools::referee::outcome_note;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -151,6 +152,12 @@ impl Answer {
             return vec![format!("{} {}", words.position(&self.fen), self.error.as_deref().unwrap_or_default())];
         };
         let mut lines = vec![words.position(&self.fen)];
+        // A game already over on the board has no series of moves left and no resignation or flag
+        // fall to judge: say how it ended, as the position report does.
+        if let Some(outcome) = referee::board_outcome(pos) {
+            lines.push(format!("- {}", note_text(&outcome_note(outcome, pos), lang)));
+            return lines;
+        }
         for (side, d) in [Color::White, Color::Black].into_iter().zip(&self.decisions) {
             if let Some(d) = d {
                 let note = Note::MatePossible { side, fact: MateFact::of(pos, d) };
