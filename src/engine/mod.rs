@@ -32,6 +32,7 @@ pub mod eval;
 pub mod eval_weights;
 pub mod history;
 pub mod movepick;
+pub mod nnue;
 pub mod options;
 pub mod params;
 pub mod score;
