@@ -1,5 +1,5 @@
 //! The `arbiter` binary: the UCI loop by default, and the perft, bench, explain,
-//! selfplay, texel and levels subcommands.
+//! selfplay, texel, train and levels subcommands.
 
 use arbiter::chess::attacks;
 use arbiter::tools::{bench, perft};
@@ -35,6 +35,8 @@ enum Command {
     Selfplay(Box<arbiter::tools::selfplay::SelfplayArgs>),
     /// Fit the evaluation's weights to game results from `selfplay --datagen` (Texel's method).
     Texel(arbiter::tools::texel::TexelArgs),
+    /// Train the neural evaluation (NNUE) on `selfplay --datagen` positions; write the network file.
+    Train(Box<arbiter::tools::train::TrainArgs>),
     /// Show what each UCI_Elo level does (nodes, lines, noise) under UCI_LimitStrength.
     Levels(arbiter::tools::levels::LevelsArgs),
     /// Can each player still checkmate by any series of legal moves (FIDE 5.2.2, 6.9, 5.1.2)?
@@ -64,6 +66,7 @@ fn main() -> ExitCode {
         Some(Command::Explain(args)) => arbiter::tools::explain::run(args),
         Some(Command::Selfplay(args)) => arbiter::tools::selfplay::run(*args),
         Some(Command::Texel(args)) => arbiter::tools::texel::run(args),
+        Some(Command::Train(args)) => arbiter::tools::train::run(*args),
         Some(Command::Levels(args)) => arbiter::tools::levels::run(args),
         Some(Command::Unwinnable(args)) => arbiter::tools::unwinnable::run(args),
         Some(Command::Referee(args)) => arbiter::tools::referee::run(args),

@@ -1,5 +1,5 @@
 //! The subcommands built on the library: explain, perft, bench, self-play, the evaluation
-//! tuner, levels, unwinnable and referee.
+//! tuner, the network trainer, levels, unwinnable and referee.
 
 pub mod bench;
 pub mod explain;
@@ -8,4 +8,5 @@ pub mod perft;
 pub mod referee;
 pub mod selfplay;
 pub mod texel;
+pub mod train;
 pub mod unwinnable;

@@ -139,8 +139,8 @@ fn trace(pos: &Position, counts: &mut Counts) -> Traced {
     Traced { mg, eg, coefs: out }
 }
 
-/// Parses a data line `FEN | cp | result`.
-fn parse_line(line: &str) -> Option<(Position, f32, f32)> {
+/// Parses a data line `FEN | cp | result` (also read by `arbiter train`).
+pub(crate) fn parse_line(line: &str) -> Option<(Position, f32, f32)> {
     let mut parts = line.split('|').map(str::trim);
     let pos = Position::from_fen(parts.next()?).ok()?;
     let score: f32 = parts.next()?.parse().ok()?;
@@ -149,17 +149,17 @@ fn parse_line(line: &str) -> Option<(Position, f32, f32)> {
 }
 
 /// The FEN's move number of a data line.
-fn move_number(line: &str) -> Option<u32> {
+pub(crate) fn move_number(line: &str) -> Option<u32> {
     line.split('|').next()?.split_whitespace().nth(5)?.parse().ok()
 }
 
 /// Groups data lines into games: `selfplay --datagen` writes a game's positions together
 /// and in order, so a new game starts where the move number falls.
-fn games(lines: impl IntoIterator<Item = String>) -> Vec<Vec<String>> {
-    let mut games: Vec<Vec<String>> = Vec::new();
+pub(crate) fn games<L: AsRef<str>>(lines: impl IntoIterator<Item = L>) -> Vec<Vec<L>> {
+    let mut games: Vec<Vec<L>> = Vec::new();
     let mut last = 0;
     for line in lines {
-        let n = move_number(&line).unwrap_or(last);
+        let n = move_number(line.as_ref()).unwrap_or(last);
         match games.last_mut() {
             Some(game) if n >= last => game.push(line),
             _ => games.push(vec![line]),

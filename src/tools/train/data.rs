@@ -1,0 +1,297 @@
+//! Training data for `arbiter train`: the lines `selfplay --datagen` writes (`FEN |
+//! score-cp-from-white | result`, read by [`texel::parse_line`]), turned into the network's
+//! active features for both perspectives, the output bucket, and the score and result from
+//! the side to move's view. Validation positions are whole games held out (a game is a run of
+//! lines whose move number does not fall, [`texel::games`]): the positions of one game are
+//! too alike to test each other.
+
+use crate::chess::{Color, Position};
+use crate::engine::nnue::{self, output_bucket};
+use crate::tools::selfplay::openings::SplitMix64;
+use crate::tools::texel;
+use rayon::prelude::*;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The most pieces a position may have: the bound the weight clipping's no-overflow
+/// guarantee is made for (`model::CLIP`).
+pub const MAX_PIECES: usize = 32;
+
+/// How many validation positions are kept as text for the quantisation check.
+const CHECK_POSITIONS: usize = 2000;
+
+/// One position: its features are `features[start .. start + 2 * count]`, the side to
+/// move's perspective first.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    start: u32,
+    count: u8,
+    bucket: u8,
+    /// The search's score, centipawns for the side to move.
+    score: f32,
+    /// The game's result for the side to move: 1 win, 0.5 draw, 0 loss.
+    result: f32,
+}
+
+/// One position as the model sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample<'a> {
+    /// Active features from the side to move's perspective.
+    pub us: &'a [u16],
+    /// Active features from the other side's perspective.
+    pub them: &'a [u16],
+    pub bucket: usize,
+    /// Centipawns, side to move.
+    pub score: f32,
+    /// 1 / 0.5 / 0, side to move.
+    pub result: f32,
+}
+
+/// Positions in compact form (about 100 bytes each).
+#[derive(Default, Debug, Clone)]
+pub struct Dataset {
+    entries: Vec<Entry>,
+    features: Vec<u16>,
+}
+
+impl Dataset {
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn sample(&self, i: usize) -> Sample<'_> {
+        let e = self.entries[i];
+        let (start, n) = (e.start as usize, e.count as usize);
+        Sample {
+            us: &self.features[start..start + n],
+            them: &self.features[start + n..start + 2 * n],
+            bucket: e.bucket as usize,
+            score: e.score,
+            result: e.result,
+        }
+    }
+
+    /// Adds a position with its score and result from White's view. Refused (false) when it
+    /// has more than [`MAX_PIECES`] pieces.
+    pub fn push(&mut self, pos: &Position, score_white: f32, result_white: f32) -> bool {
+        let count = pos.occupied().count() as usize;
+        if count > MAX_PIECES || self.features.len() + 2 * count > u32::MAX as usize {
+            return false;
+        }
+        let stm = pos.side_to_move();
+        let start = self.features.len();
+        self.features.extend(nnue::active_features(pos, stm).map(|f| f as u16));
+        self.features.extend(nnue::active_features(pos, stm.flip()).map(|f| f as u16));
+        let (score, result) = match stm {
+            Color::White => (score_white, result_white),
+            Color::Black => (-score_white, 1.0 - result_white),
+        };
+        let bucket = output_bucket(pos.occupied()) as u8;
+        self.entries.push(Entry { start: start as u32, count: count as u8, bucket, score, result });
+        true
+    }
+
+    fn append(&mut self, other: Dataset) {
+        let base = self.features.len() as u32;
+        self.entries.extend(other.entries.into_iter().map(|e| Entry { start: e.start + base, ..e }));
+        self.features.extend(other.features);
+    }
+}
+
+/// What to read and how to split it.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// Share of positions held out for validation, by whole games.
+    pub validation: f64,
+    /// Skip positions whose |score| exceeds this (centipawns).
+    pub max_score: Option<f32>,
+    /// Seed of the games' shuffle that picks the validation games.
+    pub seed: u64,
+}
+
+/// The data, split.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub train: Dataset,
+    pub valid: Dataset,
+    pub train_games: usize,
+    pub valid_games: usize,
+    /// Lines that are not `FEN | cp | result` (a cut last line of a file still being written,
+    /// a damaged line), or positions with more than [`MAX_PIECES`] pieces.
+    pub malformed: usize,
+    /// Positions skipped by `--max-score`.
+    pub over_max_score: usize,
+    /// The first validation positions (training ones without validation), for the
+    /// quantisation check.
+    pub check: Vec<Position>,
+}
+
+/// Data that cannot be read.
+#[derive(Debug)]
+pub enum DataError {
+    Read { path: PathBuf, error: std::io::Error },
+}
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DataError::Read { path, error } => write!(f, "cannot read {}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for DataError {}
+
+/// Reads, splits and encodes the data files.
+pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, DataError> {
+    let texts = paths.iter().map(|p| read_text(p)).collect::<Result<Vec<String>, DataError>>()?;
+    Ok(load_texts(&texts, opts))
+}
+
+/// Bytes that are not UTF-8 (a damaged file) make malformed lines, not a refusal.
+fn read_text(path: &Path) -> Result<String, DataError> {
+    let bytes = std::fs::read(path).map_err(|error| DataError::Read { path: path.to_path_buf(), error })?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// [`load`] on the files' contents.
+pub fn load_texts(texts: &[String], opts: &LoadOptions) -> Loaded {
+    let mut games: Vec<Vec<&str>> =
+        texts.iter().flat_map(|t| texel::games(t.lines().filter(|l| !l.trim().is_empty()))).collect();
+    SplitMix64::new(opts.seed).shuffle(&mut games);
+    let total: usize = games.iter().map(Vec::len).sum();
+    let wanted = (total as f64 * opts.validation.clamp(0.0, 1.0)).round() as usize;
+    let (mut split, mut held) = (0, 0);
+    while split < games.len() && held < wanted {
+        held += games[split].len();
+        split += 1;
+    }
+    let (valid_games, train_games) = games.split_at(split);
+    let valid_lines: Vec<&str> = valid_games.iter().flatten().copied().collect();
+    let train_lines: Vec<&str> = train_games.iter().flatten().copied().collect();
+    let (valid, bad_v, over_v) = encode(&valid_lines, opts.max_score);
+    let (train, bad_t, over_t) = encode(&train_lines, opts.max_score);
+    let check_lines = if valid_lines.is_empty() { &train_lines } else { &valid_lines };
+    let check = check_lines
+        .iter()
+        .filter_map(|l| texel::parse_line(l))
+        .filter(|(pos, ..)| pos.occupied().count() as usize <= MAX_PIECES)
+        .map(|(pos, ..)| pos)
+        .take(CHECK_POSITIONS)
+        .collect();
+    Loaded {
+        train,
+        valid,
+        train_games: train_games.len(),
+        valid_games: valid_games.len(),
+        malformed: bad_v + bad_t,
+        over_max_score: over_v + over_t,
+        check,
+    }
+}
+
+/// Encodes lines in parallel, in order: the dataset, the malformed lines, the positions over
+/// the score cap.
+fn encode(lines: &[&str], max_score: Option<f32>) -> (Dataset, usize, usize) {
+    let parts: Vec<(Dataset, usize, usize)> = lines
+        .par_chunks(16384)
+        .map(|chunk| {
+            let mut d = Dataset::default();
+            let (mut bad, mut over) = (0, 0);
+            for line in chunk {
+                match texel::parse_line(line) {
+                    Some((_, score, _)) if max_score.is_some_and(|m| score.abs() > m) => over += 1,
+                    Some((pos, score, result)) if d.push(&pos, score, result) => {}
+                    _ => bad += 1,
+                }
+            }
+            (d, bad, over)
+        })
+        .collect();
+    let mut out = Dataset::default();
+    let (mut bad, mut over) = (0, 0);
+    for (d, b, o) in parts {
+        out.append(d);
+        bad += b;
+        over += o;
+    }
+    (out, bad, over)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINES: &str = "\
+rnbqkb1r/pppp1ppp/5n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 | 30 | 1.0
+rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 3 3 | 25 | 1.0
+r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 4 4 | 4000 | 1.0
+8/8/4k3/8/8/4K3/4P3/8 w - - 0 40 | 150 | 0.5
+8/8/4k3/8/8/4K3/4P3/8 b - - 0 40 | x | 0.5
+not a line at all
+
+8/8/4k3/8/8/4K3/4P3/8 w - - 0 41 | 150 | 2.0
+8/8/4k3/8/8/4K3/4P3/8 b - - 0 41 | 120 | 0.0
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 10 | 0.0
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | -5 | 0.0
+QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqk w - - 0 9 | 0 | 0.5
+rnbqkbnr/pppppppp/8/8/4P3/8/PP";
+
+    #[test]
+    fn bad_lines_are_counted_and_skipped() {
+        crate::chess::attacks::init();
+        let opts = LoadOptions { validation: 0.0, max_score: Some(3000.0), seed: 1 };
+        let l = load_texts(&[LINES.to_string()], &opts);
+        // Malformed: the bad score, the non-line, the result 2.0, the 64-piece board, the cut
+        // last line; the blank line is no line.
+        assert_eq!(l.malformed, 5);
+        assert_eq!(l.over_max_score, 1);
+        assert_eq!(l.train.len(), 6);
+        assert_eq!(l.valid.len(), 0);
+        assert_eq!(l.train_games + l.valid_games, 2);
+    }
+
+    #[test]
+    fn scores_and_results_are_the_side_to_moves() {
+        crate::chess::attacks::init();
+        let mut d = Dataset::default();
+        let w = Position::from_fen("8/8/4k3/8/8/4K3/4P3/8 w - - 0 40").unwrap();
+        let b = Position::from_fen("8/8/4k3/8/8/4K3/4P3/8 b - - 0 40").unwrap();
+        assert!(d.push(&w, 150.0, 1.0));
+        assert!(d.push(&b, 150.0, 1.0));
+        let (sw, sb) = (d.sample(0), d.sample(1));
+        assert_eq!((sw.score, sw.result), (150.0, 1.0));
+        assert_eq!((sb.score, sb.result), (-150.0, 0.0));
+        // The two perspectives swap with the side to move.
+        assert_eq!((sw.us, sw.them), (sb.them, sb.us));
+        assert_eq!(sw.us.len(), 3);
+        assert_eq!(sw.bucket, output_bucket(w.occupied()));
+    }
+
+    #[test]
+    fn validation_holds_out_whole_games() {
+        crate::chess::attacks::init();
+        let mut text = String::new();
+        for game in 0..40 {
+            for mv in 1..=10 {
+                let _ = game;
+                text.push_str(&format!("8/8/4k3/8/8/4K3/4P3/8 w - - 0 {mv} | {game} | 0.5\n"));
+            }
+        }
+        let opts = LoadOptions { validation: 0.25, max_score: None, seed: 3 };
+        let l = load_texts(&[text], &opts);
+        assert_eq!((l.valid_games, l.train_games), (10, 30));
+        assert_eq!((l.valid.len(), l.train.len()), (100, 300));
+        let scores =
+            |d: &Dataset| (0..d.len()).map(|i| d.sample(i).score as i32).collect::<std::collections::BTreeSet<_>>();
+        assert!(scores(&l.valid).is_disjoint(&scores(&l.train)));
+        assert_eq!(l.check.len(), 100);
+    }
+}

@@ -1,0 +1,496 @@
+//! `arbiter train`: trains the neural evaluation ([`crate::engine::nnue`]) on the positions
+//! `selfplay --datagen` writes, and writes it as a network file the engine reads.
+//!
+//! The prediction for a position is `p = sigmoid(cp / 400)` with `cp` the float network's
+//! output times SCALE; the target `t = lambda * result + (1 - lambda) * sigmoid(score / 400)`
+//! (result and search score from the side to move's view); the loss `|p - t|^power`, averaged
+//! over a mini-batch. AdamW with a cosine learning-rate schedule; weights clipped so that
+//! quantisation cannot overflow ([`model::CLIP`]). The batch is split into [`SHARDS`] fixed
+//! parts, each with its own gradient buffer, summed in order: a run is the same bits for a
+//! given seed and data whatever `--threads` is.
+//!
+//! docs/nnue.md: the commands that made the committed network, and the measured speed.
+
+pub mod data;
+pub mod model;
+pub mod optim;
+
+use crate::engine::nnue::{Network, SCALE};
+use crate::tools::selfplay::openings::SplitMix64;
+use clap::Args;
+use data::{DataError, Dataset, LoadOptions};
+use model::{Activations, CheckpointError, LossSpec, Model, PARAMS};
+use optim::AdamW;
+use rayon::prelude::*;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Parts of a mini-batch with their own gradient buffer (the work units of the threads).
+pub const SHARDS: usize = 8;
+
+#[derive(Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Training data files (`selfplay --datagen` output); lines that do not parse are skipped
+    /// and counted.
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// Write the quantised network here.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Share of positions held out to report the validation loss (whole games).
+    #[arg(long, default_value_t = 0.05)]
+    pub validation: f64,
+    /// Skip positions whose search score is beyond ± this many centipawns.
+    #[arg(long)]
+    pub max_score: Option<f32>,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Learning rate at the start (AdamW).
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Learning rate at the end of the cosine schedule (default: lr / 100).
+    #[arg(long)]
+    pub lr_end: Option<f32>,
+    /// AdamW's decoupled weight decay.
+    #[arg(long, default_value_t = 0.01)]
+    pub weight_decay: f32,
+    /// Weight of the game result in the target (the rest is the search score).
+    #[arg(long, default_value_t = 0.4)]
+    pub lambda: f32,
+    /// The loss's power: |p - t|^power.
+    #[arg(long, default_value_t = 2.0)]
+    pub power: f32,
+    /// Seed of the initial weights, the validation split and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (the result does not depend on them).
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Write the float weights here after every epoch (for --resume).
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Start from these float weights (a --checkpoint file) instead of random ones; the
+    /// optimiser's state starts afresh.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+}
+
+/// Why a training run could not be done.
+#[derive(Debug)]
+pub enum TrainError {
+    /// An option out of its range.
+    BadArgument(String),
+    Data(DataError),
+    NoPositions,
+    Resume {
+        path: PathBuf,
+        error: String,
+    },
+    Threads(String),
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for TrainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainError::BadArgument(s) => write!(f, "{s}"),
+            TrainError::Data(e) => write!(f, "{e}"),
+            TrainError::NoPositions => write!(f, "no usable training positions in the data"),
+            TrainError::Resume { path, error } => write!(f, "cannot resume from {}: {error}", path.display()),
+            TrainError::Threads(e) => write!(f, "cannot start threads: {e}"),
+            TrainError::Write { path, error } => write!(f, "cannot write {}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {}
+
+impl TrainError {
+    /// 2 for what the command line asked for, 1 when the result cannot be written.
+    fn exit_code(&self) -> ExitCode {
+        match self {
+            TrainError::Write { .. } => ExitCode::from(1),
+            _ => ExitCode::from(2),
+        }
+    }
+}
+
+/// The optimisation, apart from the data.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    pub lr_end: f32,
+    pub weight_decay: f32,
+    pub loss: LossSpec,
+    pub seed: u64,
+}
+
+/// One epoch's figures.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochReport {
+    pub epoch: usize,
+    /// Mean loss over the epoch's batches (each before its step).
+    pub train_loss: f64,
+    /// Loss on the validation positions after the epoch.
+    pub valid_loss: Option<f64>,
+    /// Mean squared error of the prediction against the results alone (comparable across
+    /// `--lambda`).
+    pub valid_results: Option<f64>,
+    /// Learning rate of the epoch's last step.
+    pub lr: f32,
+    pub positions_per_second: f64,
+}
+
+impl TrainArgs {
+    fn config(&self) -> Result<Config, TrainError> {
+        let bad = |s: String| Err(TrainError::BadArgument(s));
+        let lr_end = self.lr_end.unwrap_or(self.lr / 100.0);
+        if self.epochs == 0 || self.batch == 0 || self.threads == 0 {
+            return bad("--epochs, --batch and --threads must be at least 1".into());
+        }
+        if !(self.lr > 0.0 && self.lr.is_finite() && lr_end >= 0.0 && lr_end.is_finite()) {
+            return bad(format!("--lr must be > 0 and --lr-end >= 0 (got {} and {lr_end})", self.lr));
+        }
+        if !(0.0..=1.0).contains(&self.lambda) {
+            return bad(format!("--lambda must be within 0..1 (got {})", self.lambda));
+        }
+        if !(1.0..=4.0).contains(&self.power) {
+            return bad(format!("--power must be within 1..4 (got {})", self.power));
+        }
+        if !(0.0..=0.5).contains(&self.validation) {
+            return bad(format!("--validation must be within 0..0.5 (got {})", self.validation));
+        }
+        if !(self.weight_decay >= 0.0 && self.weight_decay.is_finite()) {
+            return bad(format!("--weight-decay must be >= 0 (got {})", self.weight_decay));
+        }
+        if self.max_score.is_some_and(|m| m.is_nan() || m <= 0.0) {
+            return bad("--max-score must be > 0".into());
+        }
+        for path in self.out.iter().chain(&self.checkpoint) {
+            let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            if !dir.is_dir() {
+                return bad(format!("cannot write {}: no directory {}", path.display(), dir.display()));
+            }
+        }
+        Ok(Config {
+            epochs: self.epochs,
+            batch: self.batch,
+            lr: self.lr,
+            lr_end,
+            weight_decay: self.weight_decay,
+            loss: LossSpec { lambda: self.lambda, power: self.power },
+            seed: self.seed,
+        })
+    }
+}
+
+/// Mean loss over a dataset (and the squared error against the results alone), summed in a
+/// fixed order.
+pub fn evaluate(model: &Model, data: &Dataset, spec: &LossSpec) -> (f64, f64) {
+    let results = LossSpec { lambda: 1.0, power: 2.0 };
+    let idx: Vec<usize> = (0..data.len()).collect();
+    let parts: Vec<(f64, f64)> = idx
+        .par_chunks(4096)
+        .map(|chunk| {
+            let mut act = Activations::default();
+            chunk.iter().fold((0.0, 0.0), |(a, b), &i| {
+                let s = data.sample(i);
+                let y = model.forward(&s, &mut act);
+                (a + f64::from(spec.loss_and_slope(y, &s).0), b + f64::from(results.loss_and_slope(y, &s).0))
+            })
+        })
+        .collect();
+    let n = data.len().max(1) as f64;
+    let (a, b) = parts.iter().fold((0.0, 0.0), |(a, b), &(x, y)| (a + x, b + y));
+    (a / n, b / n)
+}
+
+/// Trains `model` on `train`, reporting each epoch (with the model after it) to `progress`.
+pub fn train(
+    model: &mut Model,
+    train: &Dataset,
+    valid: &Dataset,
+    cfg: &Config,
+    progress: &mut dyn FnMut(&EpochReport, &Model),
+) {
+    let n = train.len();
+    if n == 0 {
+        return;
+    }
+    let mut opt = AdamW::new(PARAMS, cfg.weight_decay);
+    let mut shards: Vec<Vec<f32>> = vec![vec![0.0; PARAMS]; SHARDS];
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    let steps_per_epoch = n.div_ceil(cfg.batch);
+    let total_steps = steps_per_epoch * cfg.epochs;
+    let mut lr = cfg.lr;
+    for epoch in 1..=cfg.epochs {
+        SplitMix64::new(cfg.seed ^ (epoch as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)).shuffle(&mut order);
+        let start = Instant::now();
+        let mut loss_sum = 0.0f64;
+        for (k, batch) in order.chunks(cfg.batch).enumerate() {
+            lr = optim::cosine(cfg.lr, cfg.lr_end, (epoch - 1) * steps_per_epoch + k, total_steps);
+            let per_shard = batch.len().div_ceil(SHARDS);
+            let scale = 1.0 / batch.len() as f32;
+            let m: &Model = model;
+            let losses: Vec<f64> = shards
+                .par_iter_mut()
+                .enumerate()
+                .map(|(s, grad)| {
+                    grad.fill(0.0);
+                    let part = &batch[(s * per_shard).min(batch.len())..((s + 1) * per_shard).min(batch.len())];
+                    let mut act = Activations::default();
+                    let mut loss = 0.0f64;
+                    for &i in part {
+                        let smp = train.sample(i as usize);
+                        let y = m.forward(&smp, &mut act);
+                        let (l, slope) = cfg.loss.loss_and_slope(y, &smp);
+                        loss += f64::from(l);
+                        m.backward(&smp, &act, slope * scale, grad);
+                    }
+                    loss
+                })
+                .collect();
+            loss_sum += losses.iter().sum::<f64>();
+            opt.step(&mut model.params, &shards, lr);
+            model.clip();
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        let (valid_loss, valid_results) = if valid.is_empty() {
+            (None, None)
+        } else {
+            let (l, r) = evaluate(model, valid, &cfg.loss);
+            (Some(l), Some(r))
+        };
+        let report = EpochReport {
+            epoch,
+            train_loss: loss_sum / n as f64,
+            valid_loss,
+            valid_results,
+            lr,
+            positions_per_second: n as f64 / seconds.max(1e-9),
+        };
+        progress(&report, model);
+    }
+}
+
+/// How far the quantised network's evaluations are from the float model's: mean and largest
+/// absolute difference in centipawns.
+pub fn quantisation_error(model: &Model, net: &Network, positions: &[crate::chess::Position]) -> (f64, f64) {
+    let diffs: Vec<f64> =
+        positions.iter().map(|p| (f64::from(model.evaluate(p)) - f64::from(net.evaluate(p))).abs()).collect();
+    let max = diffs.iter().copied().fold(0.0, f64::max);
+    (diffs.iter().sum::<f64>() / diffs.len().max(1) as f64, max)
+}
+
+pub fn run(args: TrainArgs) -> ExitCode {
+    crate::chess::attacks::init();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads.max(1)).build();
+    let result = match pool {
+        Ok(pool) => pool.install(|| run_with(&args)),
+        Err(e) => Err(TrainError::Threads(e.to_string())),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+fn run_with(args: &TrainArgs) -> Result<(), TrainError> {
+    let cfg = args.config()?;
+    let mut model = match &args.resume {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| TrainError::Resume { path: path.clone(), error: e.to_string() })?;
+            Model::from_bytes(&bytes)
+                .map_err(|e: CheckpointError| TrainError::Resume { path: path.clone(), error: e.to_string() })?
+        }
+        None => Model::random(args.seed),
+    };
+    let start = Instant::now();
+    let opts = LoadOptions { validation: args.validation, max_score: args.max_score, seed: args.seed };
+    let loaded = data::load(&args.data, &opts).map_err(TrainError::Data)?;
+    eprintln!(
+        "{} positions: {} training ({} games), {} validation ({} games); skipped {} malformed lines, {} over --max-score; loaded in {:.1} s",
+        loaded.train.len() + loaded.valid.len(),
+        loaded.train.len(),
+        loaded.train_games,
+        loaded.valid.len(),
+        loaded.valid_games,
+        loaded.malformed,
+        loaded.over_max_score,
+        start.elapsed().as_secs_f64()
+    );
+    if loaded.train.is_empty() {
+        return Err(TrainError::NoPositions);
+    }
+    let mut write_error = None;
+    train(&mut model, &loaded.train, &loaded.valid, &cfg, &mut |r, m| {
+        let valid = match (r.valid_loss, r.valid_results) {
+            (Some(l), Some(res)) => format!("validation {l:.6} (vs results {res:.6})"),
+            _ => "no validation".to_string(),
+        };
+        eprintln!(
+            "epoch {:3}/{}: training {:.6}, {valid}, lr {:.2e}, {:.0} positions/s, {:.0} s",
+            r.epoch,
+            cfg.epochs,
+            r.train_loss,
+            r.lr,
+            r.positions_per_second,
+            start.elapsed().as_secs_f64()
+        );
+        if let Some(path) = &args.checkpoint {
+            if let Err(error) = std::fs::write(path, m.to_bytes()) {
+                write_error.get_or_insert(TrainError::Write { path: path.clone(), error });
+            }
+        }
+    });
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    let net = model.quantise();
+    let (mean, max) = quantisation_error(&model, &net, &loaded.check);
+    eprintln!(
+        "quantised: |float - quantised| mean {mean:.2} cp, max {max:.0} cp over {} positions (SCALE {SCALE})",
+        loaded.check.len()
+    );
+    if let Some(path) = &args.out {
+        net.write(path).map_err(|error| TrainError::Write { path: path.clone(), error })?;
+        eprintln!("wrote {} ({:?})", path.display(), net);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+
+    /// Positions with material imbalances (opening positions with pieces taken off at random),
+    /// labelled by their material: a signal the network can learn in a few epochs.
+    fn material_data(seed: u64) -> Dataset {
+        crate::chess::attacks::init();
+        let mut rng = SplitMix64::new(seed);
+        let mut d = Dataset::default();
+        let value = |c: char| match c.to_ascii_lowercase() {
+            'p' => 100.0,
+            'n' | 'b' => 300.0,
+            'r' => 500.0,
+            'q' => 900.0,
+            _ => 0.0,
+        };
+        for line in include_str!("../../../tests/data/openings.epd").lines() {
+            for _ in 0..4 {
+                let mut fields = line.split_whitespace();
+                let (Some(board), Some(stm)) = (fields.next(), fields.next()) else { continue };
+                let mut squares: Vec<char> = board
+                    .chars()
+                    .flat_map(|c| match c.to_digit(10) {
+                        Some(n) => vec!['1'; n as usize],
+                        None => vec![c],
+                    })
+                    .collect();
+                for sq in squares.iter_mut() {
+                    if *sq != '/' && *sq != '1' && !"kK".contains(*sq) && rng.next_u64().is_multiple_of(4) {
+                        *sq = '1';
+                    }
+                }
+                let mut packed = String::new();
+                let mut run = 0;
+                for &c in &squares {
+                    if c == '1' {
+                        run += 1;
+                        continue;
+                    }
+                    if run > 0 {
+                        packed.push_str(&run.to_string());
+                        run = 0;
+                    }
+                    packed.push(c);
+                }
+                if run > 0 {
+                    packed.push_str(&run.to_string());
+                }
+                let Ok(pos) = Position::from_fen(&format!("{packed} {stm} - - 0 1")) else { continue };
+                let white: f32 =
+                    squares.iter().map(|&c| if c.is_ascii_uppercase() { value(c) } else { -value(c) }).sum();
+                let result = if white > 150.0 {
+                    1.0
+                } else if white < -150.0 {
+                    0.0
+                } else {
+                    0.5
+                };
+                d.push(&pos, white, result);
+            }
+        }
+        d
+    }
+
+    #[test]
+    fn the_loss_falls() {
+        let (train_set, valid) = (material_data(1), material_data(2));
+        assert!(train_set.len() > 1500 && valid.len() > 1500, "{} {}", train_set.len(), valid.len());
+        let cfg = Config {
+            epochs: 12,
+            batch: 128,
+            lr: 0.003,
+            lr_end: 0.0001,
+            weight_decay: 0.01,
+            loss: LossSpec { lambda: 0.2, power: 2.0 },
+            seed: 1,
+        };
+        let mut model = Model::random(cfg.seed);
+        let before = evaluate(&model, &valid, &cfg.loss).0;
+        let mut reports = Vec::new();
+        train(&mut model, &train_set, &valid, &cfg, &mut |r, _| reports.push(*r));
+        let after = evaluate(&model, &valid, &cfg.loss).0;
+        assert_eq!(reports.len(), cfg.epochs);
+        assert!(after < 0.3 * before, "validation loss {before} -> {after}");
+        assert!(reports[cfg.epochs - 1].train_loss < reports[0].train_loss);
+        // It has learnt material: a queen up is a large advantage, for either side to move
+        // (25 pieces, as many as the data's positions have).
+        let up = Position::from_fen("r1b1kb1r/pp3ppp/2n2n2/8/8/2N2N2/PP3PPP/R1BQKB1R w - - 0 1").unwrap();
+        let down = Position::from_fen("r1b1kb1r/pp3ppp/2n2n2/8/8/2N2N2/PP3PPP/R1BQKB1R b - - 0 1").unwrap();
+        let (u, d) = (model.evaluate(&up), model.evaluate(&down));
+        assert!(u > 300.0 && d < -300.0, "a queen up: {u} to move, {d} the other to move");
+    }
+
+    #[test]
+    fn a_run_is_the_same_for_any_thread_count() {
+        let data = material_data(3);
+        let cfg = Config {
+            epochs: 2,
+            batch: 100,
+            lr: 0.002,
+            lr_end: 0.0,
+            weight_decay: 0.01,
+            loss: LossSpec { lambda: 0.5, power: 2.5 },
+            seed: 4,
+        };
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                let mut m = Model::random(cfg.seed);
+                train(&mut m, &data, &Dataset::default(), &cfg, &mut |_, _| {});
+                m
+            })
+        };
+        let one = run(1);
+        assert_ne!(one, Model::random(cfg.seed));
+        assert!(one == run(2) && one == run(3));
+    }
+}

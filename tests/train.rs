@@ -1,0 +1,128 @@
+//! `arbiter train` as a user runs it: on positions `arbiter selfplay --datagen` wrote (plus
+//! damaged lines), it writes a network file the engine reads, the same bytes for any thread
+//! count; a checkpoint resumes; bad command lines exit 2 with the reason on stderr.
+
+use arbiter::engine::nnue::{Network, FILE_BYTES};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arbiter(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).current_dir(dir).output().expect("run arbiter")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh directory with a data file from a short node-limited self-play run, three damaged
+/// lines in it and a last line cut short, as in a file still being written.
+fn setup(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-train-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/openings.epd");
+    let o = arbiter(
+        &[
+            "selfplay",
+            "--nodes",
+            "300",
+            "--games",
+            "6",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--concurrency",
+            "1",
+            "--quiet",
+            "--datagen",
+            "data.txt",
+        ],
+        &dir,
+    );
+    assert!(o.status.success(), "selfplay: {}", stderr(&o));
+    let text = std::fs::read_to_string(dir.join("data.txt")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 150, "too little data: {} lines", lines.len());
+    let mut damaged = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        damaged.push(l.to_string());
+        match i {
+            10 => damaged.push("8/8/8/8 w - - 0 1 | 12 | 0.5".into()),
+            20 => damaged.push("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | twelve | 0.5".into()),
+            30 => damaged.push("\u{fffd}\u{fffd} | | |".into()),
+            _ => {}
+        }
+    }
+    let mut out = damaged.join("\n");
+    out.push_str("\nrnbqkbnr/pppppppp/8/8/8/8/PPPP");
+    std::fs::write(dir.join("data.txt"), out).unwrap();
+    dir
+}
+
+const TRAIN: [&str; 10] =
+    ["train", "--data", "data.txt", "--batch", "64", "--seed", "7", "--validation", "0.2", "--threads"];
+
+#[test]
+fn trains_a_network_the_engine_reads_the_same_for_any_thread_count() {
+    let dir = setup("run");
+    let mut one = TRAIN.to_vec();
+    one.extend(["1", "--epochs", "3", "--out", "one.nnue", "--checkpoint", "one.ckpt"]);
+    let o = arbiter(&one, &dir);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(o.stdout.is_empty());
+    assert!(err.contains("skipped 4 malformed lines"), "{err}");
+    for epoch in 1..=3 {
+        assert!(err.contains(&format!("epoch {epoch:3}/3: training ")), "{err}");
+    }
+    assert!(err.contains("validation 0.") && err.contains("positions/s"), "{err}");
+    assert!(err.contains("quantised: |float - quantised| mean "), "{err}");
+    let bytes = std::fs::read(dir.join("one.nnue")).unwrap();
+    assert_eq!(bytes.len(), FILE_BYTES);
+    let net = Network::read(&dir.join("one.nnue")).expect("the engine reads the network");
+    assert_ne!(net, Network::zeroed());
+
+    let mut two = TRAIN.to_vec();
+    two.extend(["2", "--epochs", "3", "--out", "two.nnue"]);
+    let o = arbiter(&two, &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(dir.join("two.nnue")).unwrap(), bytes, "2 threads trained another network");
+
+    // Resuming from the checkpoint continues from the trained weights, not from scratch.
+    let mut resumed = TRAIN.to_vec();
+    resumed.extend(["2", "--resume", "one.ckpt", "--epochs", "1", "--lr", "1e-9", "--out", "resumed.nnue"]);
+    let o = arbiter(&resumed, &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let again = Network::read(&dir.join("resumed.nnue")).unwrap();
+    let differing = again.ft_weights.iter().zip(net.ft_weights.iter()).filter(|(a, b)| a != b).count();
+    assert!(differing < net.ft_weights.len() / 100, "{differing} feature weights moved at lr 1e-9");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_command_lines_exit_2_with_the_reason() {
+    let dir = setup("errors");
+    std::fs::write(dir.join("junk.txt"), "no positions here\nnone at all\n").unwrap();
+    std::fs::write(dir.join("junk.ckpt"), "not a checkpoint").unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["train", "--data", "missing.txt"], "cannot read missing.txt"),
+        (&["train", "--data", "data.txt", "--lambda", "1.5"], "--lambda"),
+        (&["train", "--data", "data.txt", "--epochs", "0"], "--epochs"),
+        (&["train", "--data", "data.txt", "--validation", "0.9"], "--validation"),
+        (&["train", "--data", "data.txt", "--power", "9"], "--power"),
+        (&["train", "--data", "data.txt", "--lr=-1"], "--lr"),
+        (&["train", "--data", "data.txt", "--out", "no/such/dir/net.nnue"], "no directory no/such/dir"),
+        (&["train", "--data", "data.txt", "--resume", "junk.ckpt"], "cannot resume from junk.ckpt"),
+        (&["train", "--data", "junk.txt"], "no usable training positions"),
+        (&["train", "--data", "data.txt", "--batch", "many"], "invalid value 'many'"),
+        (&["train", "--data", "data.txt", "--frobnicate"], "--frobnicate"),
+        (&["train"], "--data"),
+    ];
+    for (args, reason) in cases {
+        let o = arbiter(args, &dir);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(reason), "{args:?}: expected {reason:?} in {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
