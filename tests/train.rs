@@ -75,7 +75,7 @@ fn trains_a_network_the_engine_reads_the_same_for_any_thread_count() {
         assert!(err.contains(&format!("epoch {epoch:3}/3: training ")), "{err}");
     }
     assert!(err.contains("validation 0.") && err.contains("positions/s"), "{err}");
-    assert!(err.contains("quantised: |float - quantised| mean "), "{err}");
+    assert!(err.contains("quantised (fitted): |float - quantised| mean "), "{err}");
     let bytes = std::fs::read(dir.join("one.nnue")).unwrap();
     assert_eq!(bytes.len(), FILE_BYTES);
     let net = Network::read(&dir.join("one.nnue")).expect("the engine reads the network");

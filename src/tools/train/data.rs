@@ -17,8 +17,11 @@ use std::path::{Path, PathBuf};
 /// guarantee is made for (`model::CLIP`).
 pub const MAX_PIECES: usize = 32;
 
-/// How many validation positions are kept as text for the quantisation check.
+/// How many validation positions are kept for the quantisation check.
 const CHECK_POSITIONS: usize = 2000;
+
+/// How many training positions are kept for fitting the quantised output layer.
+const CALIBRATION_POSITIONS: usize = 32768;
 
 /// One position: its features are `features[start .. start + 2 * count]`, the side to
 /// move's perspective first.
@@ -128,6 +131,8 @@ pub struct Loaded {
     /// The first validation positions (training ones without validation), for the
     /// quantisation check.
     pub check: Vec<Position>,
+    /// The first training positions, to fit the quantised output layer on.
+    pub calibration: Vec<Position>,
 }
 
 /// Data that cannot be read.
@@ -178,14 +183,17 @@ pub fn load_texts(texts: &[String], opts: &LoadOptions) -> Loaded {
     let train_lines: Vec<&str> = train_games.iter().flatten().copied().collect();
     let (valid, bad_v, over_v) = encode(&valid_lines, opts.max_score);
     let (train, bad_t, over_t) = encode(&train_lines, opts.max_score);
-    let check_lines = if valid_lines.is_empty() { &train_lines } else { &valid_lines };
-    let check = check_lines
-        .iter()
-        .filter_map(|l| texel::parse_line(l))
-        .filter(|(pos, ..)| pos.occupied().count() as usize <= MAX_PIECES)
-        .map(|(pos, ..)| pos)
-        .take(CHECK_POSITIONS)
-        .collect();
+    let positions = |lines: &[&str], n: usize| -> Vec<Position> {
+        lines
+            .iter()
+            .filter_map(|l| texel::parse_line(l))
+            .filter(|(pos, ..)| pos.occupied().count() as usize <= MAX_PIECES)
+            .map(|(pos, ..)| pos)
+            .take(n)
+            .collect()
+    };
+    let check = positions(if valid_lines.is_empty() { &train_lines } else { &valid_lines }, CHECK_POSITIONS);
+    let calibration = positions(&train_lines, CALIBRATION_POSITIONS);
     Loaded {
         train,
         valid,
@@ -194,6 +202,7 @@ pub fn load_texts(texts: &[String], opts: &LoadOptions) -> Loaded {
         malformed: bad_v + bad_t,
         over_max_score: over_v + over_t,
         check,
+        calibration,
     }
 }
 

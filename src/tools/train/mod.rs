@@ -14,10 +14,11 @@
 pub mod data;
 pub mod model;
 pub mod optim;
+pub mod quantise;
 
-use crate::engine::nnue::{Network, SCALE};
+use crate::engine::nnue::Network;
 use crate::tools::selfplay::openings::SplitMix64;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use data::{DataError, Dataset, LoadOptions};
 use model::{Activations, CheckpointError, LossSpec, Model, PARAMS};
 use optim::AdamW;
@@ -79,6 +80,19 @@ pub struct TrainArgs {
     /// optimiser's state starts afresh.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// How the output layer is put on the integer grid.
+    #[arg(long, value_enum, default_value_t = Quantisation::Fitted)]
+    pub quantise: Quantisation,
+}
+
+/// How the float network becomes a [`Network`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Quantisation {
+    /// Every weight rounded to nearest.
+    Nearest,
+    /// The feature transformer rounded to nearest, the output layer fitted to reproduce the
+    /// float network on training positions ([`quantise`]).
+    Fitted,
 }
 
 /// Why a training run could not be done.
@@ -361,12 +375,19 @@ fn run_with(args: &TrainArgs) -> Result<(), TrainError> {
     if let Some(e) = write_error {
         return Err(e);
     }
-    let net = model.quantise();
-    let (mean, max) = quantisation_error(&model, &net, &loaded.check);
-    eprintln!(
-        "quantised: |float - quantised| mean {mean:.2} cp, max {max:.0} cp over {} positions (SCALE {SCALE})",
-        loaded.check.len()
-    );
+    let nearest = model.quantise();
+    let fitted = quantise::fit_output(&model, &loaded.calibration);
+    for (name, net) in [("nearest", &nearest), ("fitted", &fitted)] {
+        let (mean, max) = quantisation_error(&model, net, &loaded.check);
+        eprintln!(
+            "quantised ({name}): |float - quantised| mean {mean:.2} cp, max {max:.0} cp over {} held-out positions",
+            loaded.check.len()
+        );
+    }
+    let net = match args.quantise {
+        Quantisation::Nearest => nearest,
+        Quantisation::Fitted => fitted,
+    };
     if let Some(path) = &args.out {
         net.write(path).map_err(|error| TrainError::Write { path: path.clone(), error })?;
         eprintln!("wrote {} ({:?})", path.display(), net);
@@ -380,11 +401,10 @@ mod tests {
     use crate::chess::Position;
 
     /// Positions with material imbalances (opening positions with pieces taken off at random),
-    /// labelled by their material: a signal the network can learn in a few epochs.
-    fn material_data(seed: u64) -> Dataset {
+    /// with their material balance for White: a signal the network can learn in a few epochs.
+    fn material_positions(seed: u64) -> Vec<(Position, f32)> {
         crate::chess::attacks::init();
         let mut rng = SplitMix64::new(seed);
-        let mut d = Dataset::default();
         let value = |c: char| match c.to_ascii_lowercase() {
             'p' => 100.0,
             'n' | 'b' => 300.0,
@@ -392,6 +412,7 @@ mod tests {
             'q' => 900.0,
             _ => 0.0,
         };
+        let mut out = Vec::new();
         for line in include_str!("../../../tests/data/openings.epd").lines() {
             for _ in 0..4 {
                 let mut fields = line.split_whitespace();
@@ -427,22 +448,31 @@ mod tests {
                 let Ok(pos) = Position::from_fen(&format!("{packed} {stm} - - 0 1")) else { continue };
                 let white: f32 =
                     squares.iter().map(|&c| if c.is_ascii_uppercase() { value(c) } else { -value(c) }).sum();
-                let result = if white > 150.0 {
-                    1.0
-                } else if white < -150.0 {
-                    0.0
-                } else {
-                    0.5
-                };
-                d.push(&pos, white, result);
+                out.push((pos, white));
             }
+        }
+        out
+    }
+
+    fn material_data(positions: &[(Position, f32)]) -> Dataset {
+        let mut d = Dataset::default();
+        for (pos, white) in positions {
+            let result = if *white > 150.0 {
+                1.0
+            } else if *white < -150.0 {
+                0.0
+            } else {
+                0.5
+            };
+            d.push(pos, *white, result);
         }
         d
     }
 
     #[test]
-    fn the_loss_falls() {
-        let (train_set, valid) = (material_data(1), material_data(2));
+    fn the_loss_falls_and_the_quantised_network_follows() {
+        let (train_positions, valid_positions) = (material_positions(1), material_positions(2));
+        let (train_set, valid) = (material_data(&train_positions), material_data(&valid_positions));
         assert!(train_set.len() > 1500 && valid.len() > 1500, "{} {}", train_set.len(), valid.len());
         let cfg = Config {
             epochs: 12,
@@ -467,11 +497,17 @@ mod tests {
         let down = Position::from_fen("r1b1kb1r/pp3ppp/2n2n2/8/8/2N2N2/PP3PPP/R1BQKB1R b - - 0 1").unwrap();
         let (u, d) = (model.evaluate(&up), model.evaluate(&down));
         assert!(u > 300.0 && d < -300.0, "a queen up: {u} to move, {d} the other to move");
+        // Quantised, fitted on the training positions, checked on the others.
+        let calibration: Vec<Position> = train_positions.iter().map(|p| p.0).collect();
+        let held_out: Vec<Position> = valid_positions.iter().map(|p| p.0).collect();
+        let nearest = quantisation_error(&model, &model.quantise(), &held_out);
+        let fitted = quantisation_error(&model, &quantise::fit_output(&model, &calibration), &held_out);
+        assert!(fitted.0 < 0.5 * nearest.0 && fitted.0 < 3.0, "mean error: nearest {nearest:?}, fitted {fitted:?}");
     }
 
     #[test]
     fn a_run_is_the_same_for_any_thread_count() {
-        let data = material_data(3);
+        let data = material_data(&material_positions(3));
         let cfg = Config {
             epochs: 2,
             batch: 100,
