@@ -16,10 +16,10 @@ pub mod model;
 pub mod optim;
 pub mod quantise;
 
-use crate::engine::nnue::Network;
+use crate::engine::nnue::{Network, SCALE};
 use crate::tools::selfplay::openings::SplitMix64;
 use clap::{Args, ValueEnum};
-use data::{DataError, Dataset, LoadOptions};
+use data::{DataError, Dataset, LoadOptions, Sample};
 use model::{Activations, CheckpointError, LossSpec, Model, PARAMS};
 use optim::AdamW;
 use rayon::prelude::*;
@@ -212,6 +212,21 @@ impl TrainArgs {
 /// Mean loss over a dataset (and the squared error against the results alone), summed in a
 /// fixed order.
 pub fn evaluate(model: &Model, data: &Dataset, spec: &LossSpec) -> (f64, f64) {
+    mean_losses(data, spec, |s, act| model.forward(s, act))
+}
+
+/// [`evaluate`] for the search score itself as the prediction: what the network is to beat.
+pub fn score_baseline(data: &Dataset, spec: &LossSpec) -> (f64, f64) {
+    mean_losses(data, spec, |s, _| s.score / SCALE as f32)
+}
+
+/// Mean losses of a prediction (network output units) against `spec`'s target and against
+/// the results alone.
+fn mean_losses(
+    data: &Dataset,
+    spec: &LossSpec,
+    predict: impl Fn(&Sample, &mut Activations) -> f32 + Sync,
+) -> (f64, f64) {
     let results = LossSpec { lambda: 1.0, power: 2.0 };
     let idx: Vec<usize> = (0..data.len()).collect();
     let parts: Vec<(f64, f64)> = idx
@@ -220,7 +235,7 @@ pub fn evaluate(model: &Model, data: &Dataset, spec: &LossSpec) -> (f64, f64) {
             let mut act = Activations::default();
             chunk.iter().fold((0.0, 0.0), |(a, b), &i| {
                 let s = data.sample(i);
-                let y = model.forward(&s, &mut act);
+                let y = predict(&s, &mut act);
                 (a + f64::from(spec.loss_and_slope(y, &s).0), b + f64::from(results.loss_and_slope(y, &s).0))
             })
         })
@@ -350,6 +365,10 @@ fn run_with(args: &TrainArgs) -> Result<(), TrainError> {
     );
     if loaded.train.is_empty() {
         return Err(TrainError::NoPositions);
+    }
+    if !loaded.valid.is_empty() {
+        let (l, r) = score_baseline(&loaded.valid, &cfg.loss);
+        eprintln!("the search score as the prediction: validation {l:.6} (vs results {r:.6})");
     }
     let mut write_error = None;
     train(&mut model, &loaded.train, &loaded.valid, &cfg, &mut |r, m| {
