@@ -20,7 +20,7 @@ use crate::engine::nnue::{Network, SCALE};
 use crate::tools::selfplay::openings::SplitMix64;
 use clap::{Args, ValueEnum};
 use data::{DataError, Dataset, LoadOptions, Sample};
-use model::{Activations, CheckpointError, LossSpec, Model, PARAMS};
+use model::{Activations, CheckpointError, LossSpec, Model, OUT_BIAS, PARAMS};
 use optim::AdamW;
 use rayon::prelude::*;
 use std::fmt;
@@ -80,6 +80,11 @@ pub struct TrainArgs {
     /// optimiser's state starts afresh.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Train the last N epochs quantisation-aware: the forward and backward passes see the
+    /// weights on their integer grid, the steps go to the float weights behind them
+    /// (straight-through), so the network learns to work with its rounded weights.
+    #[arg(long, default_value_t = 2)]
+    pub qat_epochs: usize,
     /// How the output layer is put on the integer grid.
     #[arg(long, value_enum, default_value_t = Quantisation::Fitted)]
     pub quantise: Quantisation,
@@ -148,6 +153,8 @@ pub struct Config {
     pub weight_decay: f32,
     pub loss: LossSpec,
     pub seed: u64,
+    /// The last epochs trained on the quantisation grid.
+    pub qat_epochs: usize,
 }
 
 /// One epoch's figures.
@@ -205,6 +212,7 @@ impl TrainArgs {
             weight_decay: self.weight_decay,
             loss: LossSpec { lambda: self.lambda, power: self.power },
             seed: self.seed,
+            qat_epochs: self.qat_epochs,
         })
     }
 }
@@ -263,7 +271,13 @@ pub fn train(
     let steps_per_epoch = n.div_ceil(cfg.batch);
     let total_steps = steps_per_epoch * cfg.epochs;
     let mut lr = cfg.lr;
+    // The float weights behind the rounded ones while training quantisation-aware.
+    let mut latent: Option<Vec<f32>> = None;
     for epoch in 1..=cfg.epochs {
+        if epoch + cfg.qat_epochs > cfg.epochs && latent.is_none() {
+            latent = Some(model.params[..OUT_BIAS].to_vec());
+            model.round_to_grid();
+        }
         SplitMix64::new(cfg.seed ^ (epoch as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)).shuffle(&mut order);
         let start = Instant::now();
         let mut loss_sum = 0.0f64;
@@ -291,8 +305,15 @@ pub fn train(
                 })
                 .collect();
             loss_sum += losses.iter().sum::<f64>();
+            if let Some(latent) = &latent {
+                model.params[..OUT_BIAS].copy_from_slice(latent);
+            }
             opt.step(&mut model.params, &shards, lr);
             model.clip();
+            if let Some(latent) = &mut latent {
+                latent.copy_from_slice(&model.params[..OUT_BIAS]);
+                model.round_to_grid();
+            }
         }
         let seconds = start.elapsed().as_secs_f64();
         let (valid_loss, valid_results) = if valid.is_empty() {
@@ -501,6 +522,7 @@ mod tests {
             weight_decay: 0.01,
             loss: LossSpec { lambda: 0.2, power: 2.0 },
             seed: 1,
+            qat_epochs: 0,
         };
         let mut model = Model::random(cfg.seed);
         let before = evaluate(&model, &valid, &cfg.loss).0;
@@ -522,6 +544,14 @@ mod tests {
         let nearest = quantisation_error(&model, &model.quantise(), &held_out);
         let fitted = quantisation_error(&model, &quantise::fit_output(&model, &calibration), &held_out);
         assert!(fitted.0 < 0.5 * nearest.0 && fitted.0 < 3.0, "mean error: nearest {nearest:?}, fitted {fitted:?}");
+        // Two more epochs quantisation-aware: rounding then changes only the arithmetic, and
+        // the network is as good as before.
+        let qat = Config { epochs: 2, lr: 0.0003, lr_end: 0.0001, qat_epochs: 2, ..cfg };
+        train(&mut model, &train_set, &valid, &qat, &mut |_, _| {});
+        let (mean, max) = quantisation_error(&model, &model.quantise(), &held_out);
+        assert!(mean < 1.0 && max < 3.0, "after quantisation-aware epochs: mean {mean} cp, max {max} cp");
+        let rounded = evaluate(&model, &valid, &cfg.loss).0;
+        assert!(rounded < 1.1 * after, "validation loss {after} -> {rounded} on the grid");
     }
 
     #[test]
@@ -535,6 +565,7 @@ mod tests {
             weight_decay: 0.01,
             loss: LossSpec { lambda: 0.5, power: 2.5 },
             seed: 4,
+            qat_epochs: 1,
         };
         let run = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();

@@ -204,6 +204,14 @@ impl Model {
         }
     }
 
+    /// Puts the feature transformer and the output weights on the quantisation grid (the
+    /// values [`Model::quantise`] gives them, so that quantising changes only the arithmetic).
+    pub fn round_to_grid(&mut self) {
+        let on_grid = |w: &mut [f32], k: i32| w.iter_mut().for_each(|w| *w = (*w * k as f32).round() / k as f32);
+        on_grid(&mut self.params[FT_WEIGHTS..OUT_WEIGHTS], QA);
+        on_grid(&mut self.params[OUT_WEIGHTS..OUT_BIAS], QB);
+    }
+
     /// The float evaluation of a position, centipawns for the side to move.
     pub fn evaluate(&self, pos: &Position) -> f32 {
         let mut d = Dataset::default();
