@@ -290,7 +290,6 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
         let mut text = String::new();
         for game in 0..40 {
             for mv in 1..=10 {
-                let _ = game;
                 text.push_str(&format!("8/8/4k3/8/8/4K3/4P3/8 w - - 0 {mv} | {game} | 0.5\n"));
             }
         }

@@ -7,9 +7,10 @@
 //! over a mini-batch. AdamW with a cosine learning-rate schedule; weights clipped so that
 //! quantisation cannot overflow ([`model::CLIP`]). The batch is split into [`SHARDS`] fixed
 //! parts, each with its own gradient buffer, summed in order: a run is the same bits for a
-//! given seed and data whatever `--threads` is.
+//! given seed and data whatever `--threads` is. The last `--qat-epochs` train on the
+//! quantisation grid (straight-through), so the written network evaluates as the float one.
 //!
-//! docs/nnue.md: the commands that made the committed network, and the measured speed.
+//! docs/nnue.md: the data and training commands, reproduction, and the measured speed.
 
 pub mod data;
 pub mod model;

@@ -1,8 +1,9 @@
-//! The output layer's quantisation, fitted to data.
+//! The output layer's quantisation, fitted to data (for networks not trained
+//! quantisation-aware, `--qat-epochs 0`; on one that was, it gives the rounded weights back).
 //!
 //! Rounding every weight to nearest ([`Model::quantise`]) leaves the output layer's error at
 //! about `SCALE / QB / sqrt(12)` = 1.8 cp times the root of the sum of the squared
-//! activations, which on our networks is 5 to 10 (10 to 20 cp, measured): the output weights
+//! activations, which on our networks is 5 to 10 (8 to 13 cp mean, measured): the output weights
 //! are small beside their grid step `1 / QB`. So the output layer is fitted instead, bucket by
 //! bucket, on positions the network will see:
 //! 1. the activations are the quantised feature transformer's (as the engine computes them),
