@@ -28,6 +28,10 @@ enum Command {
         /// Search depth.
         #[arg(default_value_t = bench::DEFAULT_DEPTH)]
         depth: u32,
+        /// Evaluate with this network file (`<none>`: the hand-crafted evaluation), as the
+        /// `EvalFile` UCI option.
+        #[arg(long, value_name = "PATH", default_value = arbiter::engine::nnue::source::EMBEDDED_NAME)]
+        evalfile: String,
     },
     /// Explain, citing the FIDE Laws, whether a move is legal and why (or report on the position).
     Explain(arbiter::tools::explain::ExplainArgs),
@@ -55,8 +59,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft(args)) => perft::run(args),
-        Some(Command::Bench { depth }) => {
-            let r = bench::run(depth, &mut |l| eprintln!("{l}"));
+        Some(Command::Bench { depth, evalfile }) => {
+            let r = match bench::run(depth, &evalfile, &mut |l| eprintln!("{l}")) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
             let mut out = std::io::stdout().lock();
             let _ = writeln!(out, "Nodes searched: {}", r.nodes);
             let _ = writeln!(out, "Nodes/second: {}", r.nps());

@@ -260,6 +260,8 @@ pub struct Engine {
     /// Ends the background pre-faulting of a fresh table (see [`Engine::prefault`]).
     prefault_stop: Arc<AtomicBool>,
     pool: ThreadPool,
+    /// The network the search evaluates with (`EvalFile`); `None`: the hand-crafted evaluation.
+    network: Option<Arc<nnue::Nnue>>,
     /// The search started last, with the control that stops it.
     job: Option<(Arc<search::Shared>, Arc<SearchControl>)>,
 }
@@ -274,16 +276,29 @@ impl Engine {
     /// An engine with the given options (fails only if the hash or the threads cannot
     /// be had).
     pub fn new(options: EngineOptions) -> Result<Engine, OptionError> {
+        let network = nnue::source::load(&options.eval_file).map_err(OptionError::EvalFile)?;
         let pool = ThreadPool::new(options.threads).map_err(|e| OptionError::Threads(e.to_string()))?;
         let tt = Arc::new(TranspositionTable::new(options.hash_mb).map_err(OptionError::Alloc)?);
-        let mut engine =
-            Engine { options, tt, tt_fresh: true, prefault_stop: Arc::new(AtomicBool::new(false)), pool, job: None };
+        let mut engine = Engine {
+            options,
+            tt,
+            tt_fresh: true,
+            prefault_stop: Arc::new(AtomicBool::new(false)),
+            pool,
+            network,
+            job: None,
+        };
         engine.prefault();
         Ok(engine)
     }
 
     pub fn options(&self) -> &EngineOptions {
         &self.options
+    }
+
+    /// The network the search evaluates with, if any (else the hand-crafted evaluation).
+    pub fn network(&self) -> Option<&Arc<nnue::Nnue>> {
+        self.network.as_ref()
     }
 
     /// Sets a UCI option by name (case-insensitive). On error every option keeps its
@@ -295,6 +310,10 @@ impl Engine {
         let mut next = self.options.clone();
         match spec.apply(&mut next, value) {
             Some(Action::ClearHash) => self.clear_hash(),
+            Some(Action::LoadEvalFile) => {
+                // Read before anything changes: a bad file keeps the previous evaluation.
+                self.network = nnue::source::load(&next.eval_file).map_err(OptionError::EvalFile)?;
+            }
             None => {}
         }
         self.reconfigure(next)
@@ -401,6 +420,7 @@ impl Engine {
             Arc::clone(&control),
             request,
             &self.options,
+            self.network.clone(),
             threads,
             listener,
         ));

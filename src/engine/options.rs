@@ -27,6 +27,8 @@ pub struct EngineOptions {
     pub elo: u32,
     /// Add `wdl W D L` to `info` lines (see `wdl`).
     pub show_wdl: bool,
+    /// The network to evaluate with, as the `EvalFile` option names it (see `nnue::source`).
+    pub eval_file: String,
 }
 
 impl Default for EngineOptions {
@@ -43,6 +45,7 @@ impl Default for EngineOptions {
             limit_strength: false,
             elo: 0,
             show_wdl: false,
+            eval_file: String::new(),
         };
         for spec in OPTIONS {
             spec.apply(&mut o, spec.default_value());
@@ -55,14 +58,32 @@ impl Default for EngineOptions {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     ClearHash,
+    /// Read the network `EvalFile` names (again, even if the name is unchanged: the file may be).
+    LoadEvalFile,
 }
 
 /// An option's UCI type, with its default, range and typed setter.
 #[derive(Clone, Copy, Debug)]
 pub enum OptionKind {
-    Spin { default: i64, min: i64, max: i64, set: fn(&mut EngineOptions, i64) },
-    Check { default: bool, set: fn(&mut EngineOptions, bool) },
-    Button { action: Action },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+        set: fn(&mut EngineOptions, i64),
+    },
+    Check {
+        default: bool,
+        set: fn(&mut EngineOptions, bool),
+    },
+    Button {
+        action: Action,
+    },
+    /// A string; setting it also performs `action`, if any.
+    Str {
+        default: &'static str,
+        set: fn(&mut EngineOptions, &str),
+        action: Option<Action>,
+    },
 }
 
 /// One UCI option.
@@ -127,6 +148,15 @@ pub const OPTIONS: &[UciOption] = &[
         doc: "Empties the transposition table.",
     },
     UciOption {
+        name: "EvalFile",
+        kind: OptionKind::Str {
+            default: super::nnue::source::EMBEDDED_NAME,
+            set: |o, v| o.eval_file = v.to_string(),
+            action: Some(Action::LoadEvalFile),
+        },
+        doc: "The evaluation: a network file's path, `<embedded>` for the network built into the binary (the hand-crafted evaluation if it has none), `<none>` or empty for the hand-crafted evaluation ([NNUE](docs/nnue.md)).",
+    },
+    UciOption {
         name: "UCI_Chess960",
         kind: OptionKind::Check { default: false, set: |o, v| o.chess960 = v },
         doc: "Chess960 (Fischer Random): castling is sent and read as king takes own rook (`e1h1`).",
@@ -140,11 +170,12 @@ pub fn all() -> impl Iterator<Item = &'static UciOption> {
 }
 
 /// A checked option value, of the option's own type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionValue {
     Spin(i64),
     Check(bool),
     Button,
+    Str(String),
 }
 
 impl UciOption {
@@ -153,6 +184,7 @@ impl UciOption {
             OptionKind::Spin { default, .. } => OptionValue::Spin(default),
             OptionKind::Check { default, .. } => OptionValue::Check(default),
             OptionKind::Button { .. } => OptionValue::Button,
+            OptionKind::Str { default, .. } => OptionValue::Str(default.to_string()),
         }
     }
 
@@ -163,6 +195,10 @@ impl UciOption {
             (OptionKind::Spin { set, .. }, OptionValue::Spin(v)) => set(options, v),
             (OptionKind::Check { set, .. }, OptionValue::Check(v)) => set(options, v),
             (OptionKind::Button { action }, OptionValue::Button) => return Some(action),
+            (OptionKind::Str { set, action, .. }, OptionValue::Str(v)) => {
+                set(options, &v);
+                return action;
+            }
             _ => {}
         }
         None
@@ -191,6 +227,7 @@ impl fmt::Display for UciOption {
             }
             OptionKind::Check { default, .. } => write!(f, "option name {} type check default {default}", self.name),
             OptionKind::Button { .. } => write!(f, "option name {} type button", self.name),
+            OptionKind::Str { default, .. } => write!(f, "option name {} type string default {default}", self.name),
         }
     }
 }
@@ -224,6 +261,8 @@ pub enum OptionError {
     Alloc(AllocError),
     /// A search thread could not be started.
     Threads(String),
+    /// The network `EvalFile` names cannot be used (which file, and why).
+    EvalFile(String),
 }
 
 impl fmt::Display for OptionError {
@@ -240,6 +279,7 @@ impl fmt::Display for OptionError {
             }
             OptionError::Alloc(e) => write!(f, "{e}; the hash keeps its size"),
             OptionError::Threads(e) => write!(f, "cannot start the search threads: {e}"),
+            OptionError::EvalFile(e) => write!(f, "EvalFile {e}; the evaluation is unchanged"),
         }
     }
 }
@@ -252,6 +292,8 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<(&'static UciOpti
     let value = value.map(str::trim).filter(|v| !v.is_empty());
     let v = match spec.kind {
         OptionKind::Button { .. } => OptionValue::Button,
+        // UCI's `<empty>` (some GUIs send it for an empty string) is the empty string.
+        OptionKind::Str { .. } => OptionValue::Str(value.filter(|v| *v != "<empty>").unwrap_or("").to_string()),
         OptionKind::Spin { min, max, .. } => {
             let text = value.ok_or(OptionError::MissingValue { name: spec.name })?;
             let n: i64 =
@@ -306,6 +348,7 @@ mod tests {
                 OptionKind::Spin { default, min, max, .. } => OptionValue::Spin(if default == max { min } else { max }),
                 OptionKind::Check { default, .. } => OptionValue::Check(!default),
                 OptionKind::Button { .. } => continue,
+                OptionKind::Str { .. } => OptionValue::Str("some/other.nnue".to_string()),
             };
             let mut changed = o.clone();
             spec.apply(&mut changed, other);
@@ -344,6 +387,7 @@ mod tests {
                     }
                     OptionKind::Check { default, .. } => ("check", default.to_string(), String::new()),
                     OptionKind::Button { .. } => ("button", String::new(), String::new()),
+                    OptionKind::Str { default, .. } => ("string", format!("`{default}`"), String::new()),
                 };
                 vec![format!("`{}`", o.name), kind.to_string(), default, range, o.doc.to_string()]
             })

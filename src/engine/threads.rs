@@ -6,6 +6,7 @@
 
 use super::eval::PawnCache;
 use super::history::History;
+use super::nnue::AccumulatorStack;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -22,6 +23,8 @@ pub struct ThreadData {
     pub history: History,
     /// The evaluation's pawn-structure cache (exact, so it is never cleared).
     pub pawns: PawnCache,
+    /// The network's accumulators, one per ply (allocated by the first search with a network).
+    pub accumulators: AccumulatorStack,
 }
 
 impl ThreadData {

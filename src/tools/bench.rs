@@ -1,10 +1,11 @@
 //! `bench`: a fixed search over a fixed list of positions with one thread and a 16 MB
 //! hash, cleared before every position. The node count is a fingerprint of the search
 //! and evaluation (it changes when they change and is otherwise deterministic), quoted
-//! as `Bench: N` in commit messages; nodes/second is a speed measurement.
+//! as `Bench: N` in commit messages; nodes/second is a speed measurement. The evaluation is
+//! the one `EvalFile` names (by default the engine's default evaluation).
 
 use crate::chess::Position;
-use crate::engine::{Engine, EngineOptions, Limits, SearchControl, SearchRequest};
+use crate::engine::{Engine, EngineOptions, Limits, OptionError, SearchControl, SearchRequest};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -68,14 +69,22 @@ impl BenchResult {
     }
 }
 
-/// Searches every position to `depth`; `progress` receives one line per position.
-pub fn run(depth: u32, progress: &mut dyn FnMut(&str)) -> BenchResult {
+/// Searches every position to `depth` evaluating with what `eval_file` names (an `EvalFile`
+/// value); `progress` receives one line per position. Fails if the engine cannot be made
+/// (the network cannot be read, the hash cannot be allocated): the reason.
+pub fn run(depth: u32, eval_file: &str, progress: &mut dyn FnMut(&str)) -> Result<BenchResult, String> {
     crate::chess::attacks::init();
-    let opts = EngineOptions { hash_mb: 16, threads: 1, multipv: 1, ..EngineOptions::default() };
-    let Ok(mut engine) = Engine::new(opts) else {
-        progress("cannot allocate the 16 MB hash");
-        return BenchResult { nodes: 0, elapsed: Duration::ZERO };
+    let opts = EngineOptions {
+        hash_mb: 16,
+        threads: 1,
+        multipv: 1,
+        eval_file: eval_file.to_string(),
+        ..EngineOptions::default()
     };
+    let mut engine = Engine::new(opts).map_err(|e| match e {
+        OptionError::EvalFile(why) => format!("EvalFile {why}"),
+        other => other.to_string(),
+    })?;
     let limits = Limits { depth: Some(depth.max(1)), ..Limits::default() };
     let start = Instant::now();
     let mut nodes = 0;
@@ -97,5 +106,5 @@ pub fn run(depth: u32, progress: &mut dyn FnMut(&str)) -> BenchResult {
             r.nodes
         ));
     }
-    BenchResult { nodes, elapsed: start.elapsed() }
+    Ok(BenchResult { nodes, elapsed: start.elapsed() })
 }

@@ -178,8 +178,21 @@ impl Session {
                 self.out.line(&format!("Checkers: {}", checkers.join(" ")));
             }
             Command::Eval => {
-                for l in eval::describe(self.game.current()).lines() {
+                let pos = self.game.current();
+                let network = self.engine.network();
+                if network.is_some() {
+                    self.out.line("Hand-crafted evaluation (for reading: the search uses the network below):");
+                }
+                for l in eval::describe(pos).lines() {
                     self.out.line(l);
+                }
+                if let Some(net) = network {
+                    let stm = net.evaluate(pos);
+                    let white = if pos.side_to_move() == crate::chess::Color::White { stm } else { -stm };
+                    self.out.line(&format!(
+                        "NNUE evaluation: {white} cp (White's view), {stm} cp (side to move); EvalFile {}",
+                        self.engine.options().eval_file.trim()
+                    ));
                 }
                 if self.game.current().in_check() {
                     self.out.line("(the side to move is in check: the search does not use this value here)");
@@ -188,13 +201,20 @@ impl Session {
             Command::Bench(depth) => {
                 self.stop_and_wait();
                 let (out, debug) = (self.out.clone(), self.debug);
-                let r = crate::tools::bench::run(depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH), &mut |l| {
+                let depth = depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
+                // With the session's evaluation.
+                let eval_file = self.engine.options().eval_file.clone();
+                match crate::tools::bench::run(depth, &eval_file, &mut |l| {
                     if debug {
                         out.info_string(l)
                     }
-                });
-                self.out.line(&format!("Nodes searched: {}", r.nodes));
-                self.out.line(&format!("Nodes/second: {}", r.nps()));
+                }) {
+                    Ok(r) => {
+                        self.out.line(&format!("Nodes searched: {}", r.nodes));
+                        self.out.line(&format!("Nodes/second: {}", r.nps()));
+                    }
+                    Err(e) => self.out.info_string(&format!("error: bench: {e}")),
+                }
             }
             Command::Explain { text: mv, lang } => {
                 // Reads the session's game only: the position and any running search are untouched.

@@ -19,6 +19,13 @@
 //! `[HIDDEN]` i16, the output weights `[BUCKETS][2 * HIDDEN]` i16, the output biases `[BUCKETS]`
 //! i32, and last an FNV-1a 64-bit checksum of every byte before it.
 
+pub mod accumulator;
+pub mod inference;
+pub mod source;
+
+pub use accumulator::AccumulatorStack;
+pub use inference::Nnue;
+
 use crate::chess::{Bitboard, Color, Piece, PieceType, Position, Square};
 use std::fmt;
 
@@ -272,10 +279,12 @@ impl Network {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn test_net(seed: u64) -> Network {
+    /// A seeded random network with a trained one's weight ranges (also used by the
+    /// inference tests).
+    pub(crate) fn test_net(seed: u64) -> Network {
         let mut s = seed;
         let mut next = move || {
             s ^= s << 13;

@@ -1,0 +1,306 @@
+//! The network as the search evaluates it: the weights of a [`Network`] laid out in aligned
+//! columns, accumulators updated by adding and subtracting columns, and a fast output layer.
+//! Every result is bit-identical to [`Network::evaluate`] (tests below and in
+//! `accumulator.rs`).
+
+use super::{feature, output_bucket, Network, BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE};
+use crate::chess::{Color, Piece, Position};
+
+/// One perspective's hidden layer (or one feature's weight column): aligned for full-width
+/// vector loads and stores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Column(pub [i16; HIDDEN]);
+
+/// Both perspectives' hidden layers of one position, indexed by [`Color::index`] (White's
+/// first, whoever is to move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accumulator(pub [Column; 2]);
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator([Column([0; HIDDEN]); 2])
+    }
+}
+
+/// The largest output weight magnitude for which [`Nnue::output`] takes the fast `i16`/`i32`
+/// path (the bound is proved at [`screlu_dot`]); a file with larger weights is evaluated
+/// exactly too, through the `i64` reference.
+pub const NARROW_OUTPUT_WEIGHT: i16 = 128;
+
+/// A network ready for the search (shared read-only by all threads).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nnue {
+    /// `[INPUTS]`: the weight column of each feature.
+    ft: Box<[Column]>,
+    ft_bias: Column,
+    /// `[BUCKETS][2]`: per bucket, the side to move's weights, then the other side's.
+    out: Box<[[Column; 2]]>,
+    out_bias: [i32; BUCKETS],
+    /// Every output weight is within ±[`NARROW_OUTPUT_WEIGHT`].
+    narrow: bool,
+    /// The network as read, for the exact fallback of the output layer.
+    net: Network,
+}
+
+/// A column as a fixed-size array (the slices come from a [`Network`], whose lengths are
+/// fixed by its constructors and [`Network::from_bytes`]).
+fn column(values: &[i16]) -> Column {
+    let mut c = Column([0; HIDDEN]);
+    c.0.copy_from_slice(values);
+    c
+}
+
+impl Nnue {
+    pub fn new(net: Network) -> Nnue {
+        let ft = net.ft_weights.chunks_exact(HIDDEN).map(column).collect::<Vec<_>>().into_boxed_slice();
+        debug_assert_eq!(ft.len(), INPUTS);
+        let out = net
+            .out_weights
+            .chunks_exact(2 * HIDDEN)
+            .map(|b| [column(&b[..HIDDEN]), column(&b[HIDDEN..])])
+            .collect::<Vec<_>>()
+            .into_boxed_slice();
+        debug_assert_eq!(out.len(), BUCKETS);
+        let narrow = net.out_weights.iter().all(|w| w.unsigned_abs() <= NARROW_OUTPUT_WEIGHT as u16);
+        Nnue { ft, ft_bias: column(&net.ft_bias), out, out_bias: net.out_bias, narrow, net }
+    }
+
+    /// The network this was made from.
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    /// Does the output layer take the fast path (every output weight within
+    /// ±[`NARROW_OUTPUT_WEIGHT`])?
+    pub fn has_narrow_output(&self) -> bool {
+        self.narrow
+    }
+
+    /// The weight column of input `f`.
+    #[inline(always)]
+    fn col(&self, f: usize) -> &Column {
+        &self.ft[f]
+    }
+
+    /// Both perspectives from scratch: the bias plus the column of every piece.
+    pub fn refresh(&self, pieces: impl Iterator<Item = (Piece, crate::chess::Square)>, acc: &mut Accumulator) {
+        acc.0 = [self.ft_bias; 2];
+        for (piece, sq) in pieces {
+            for c in Color::ALL {
+                add_assign(&mut acc.0[c.index()], self.col(feature(c, piece, sq)));
+            }
+        }
+    }
+
+    /// `out = prev + added columns - removed columns` for both perspectives, in one pass per
+    /// perspective for the moves' usual shapes. Wrapping `i16` arithmetic, as the reference
+    /// sums: addition modulo 2^16 does not depend on the order, so the result equals the
+    /// from-scratch sum.
+    pub fn update(
+        &self,
+        prev: &Accumulator,
+        added: &[(Piece, crate::chess::Square)],
+        removed: &[(Piece, crate::chess::Square)],
+        out: &mut Accumulator,
+    ) {
+        for c in Color::ALL {
+            let (p, o) = (&prev.0[c.index()], &mut out.0[c.index()]);
+            let col = |&(piece, sq): &(Piece, crate::chess::Square)| self.col(feature(c, piece, sq));
+            match (added, removed) {
+                ([], []) => *o = *p,
+                ([a], [r]) => add_sub(o, p, col(a), col(r)),
+                ([a], [r1, r2]) => add_sub_sub(o, p, col(a), col(r1), col(r2)),
+                ([a1, a2], [r1, r2]) => add_add_sub_sub(o, p, col(a1), col(a2), col(r1), col(r2)),
+                _ => {
+                    *o = *p;
+                    for a in added {
+                        add_assign(o, col(a));
+                    }
+                    for r in removed {
+                        sub_assign(o, col(r));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The output layer: centipawns for `stm`, equal to [`Network::output`] on the same
+    /// accumulators.
+    #[inline]
+    pub fn output(&self, acc: &Accumulator, stm: Color, bucket: usize) -> i32 {
+        let (us, them) = (&acc.0[stm.index()], &acc.0[stm.flip().index()]);
+        if !self.narrow {
+            return self.net.output(&us.0, &them.0, bucket);
+        }
+        let [w_us, w_them] = &self.out[bucket];
+        let sum = i64::from(screlu_dot(us, w_us)) + i64::from(screlu_dot(them, w_them));
+        // The rest as in `Network::output`, on the same exact sum.
+        let out = sum / i64::from(QA) + i64::from(self.out_bias[bucket]);
+        (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// The evaluation of `pos` from scratch, centipawns for the side to move (equal to
+    /// [`Network::evaluate`]).
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let mut acc = Accumulator::default();
+        self.refresh(pieces_of(pos), &mut acc);
+        self.output(&acc, pos.side_to_move(), output_bucket(pos.occupied()))
+    }
+}
+
+/// Every piece on the board with its square.
+pub fn pieces_of(pos: &Position) -> impl Iterator<Item = (Piece, crate::chess::Square)> + '_ {
+    pos.occupied().squares().filter_map(move |sq| pos.piece_at(sq).map(|p| (p, sq)))
+}
+
+#[inline(always)]
+fn add_assign(o: &mut Column, a: &Column) {
+    for (o, &a) in o.0.iter_mut().zip(&a.0) {
+        *o = o.wrapping_add(a);
+    }
+}
+
+#[inline(always)]
+fn sub_assign(o: &mut Column, r: &Column) {
+    for (o, &r) in o.0.iter_mut().zip(&r.0) {
+        *o = o.wrapping_sub(r);
+    }
+}
+
+#[inline(always)]
+fn add_sub(o: &mut Column, p: &Column, a: &Column, r: &Column) {
+    for i in 0..HIDDEN {
+        o.0[i] = p.0[i].wrapping_add(a.0[i]).wrapping_sub(r.0[i]);
+    }
+}
+
+#[inline(always)]
+fn add_sub_sub(o: &mut Column, p: &Column, a: &Column, r1: &Column, r2: &Column) {
+    for i in 0..HIDDEN {
+        o.0[i] = p.0[i].wrapping_add(a.0[i]).wrapping_sub(r1.0[i]).wrapping_sub(r2.0[i]);
+    }
+}
+
+#[inline(always)]
+fn add_add_sub_sub(o: &mut Column, p: &Column, a1: &Column, a2: &Column, r1: &Column, r2: &Column) {
+    for i in 0..HIDDEN {
+        o.0[i] = p.0[i].wrapping_add(a1.0[i]).wrapping_add(a2.0[i]).wrapping_sub(r1.0[i]).wrapping_sub(r2.0[i]);
+    }
+}
+
+/// `sum(clamp(x, 0, QA)^2 * w)` over one perspective, exactly, for weights within
+/// ±[`NARROW_OUTPUT_WEIGHT`]. Written so that it vectorises as `vpmullw` (the `i16` product
+/// `c * w`) and `vpmaddwd` (times `c`, adjacent pairs summed into `i32`):
+///
+/// - `c = clamp(x, 0, 255)` and `|w| <= 128`, so `|c * w| <= 32_640`: exact in `i16`.
+/// - `|(c * w) * c| <= 32_640 * 255 = 8_323_200` per neuron, and over the 256 neurons of a
+///   perspective `|sum| <= 2_130_739_200 < 2^31 - 1 = 2_147_483_647`.
+///
+/// So the true sum fits in `i32`; the wrapping `i32` additions compute it modulo 2^32 in
+/// whatever order, hence exactly. (Both perspectives together could overflow: they are added
+/// in `i64` by the caller.)
+#[inline(always)]
+fn screlu_dot(x: &Column, w: &Column) -> i32 {
+    const _: () = assert!(HIDDEN as i64 * 255 * 255 * NARROW_OUTPUT_WEIGHT as i64 <= i32::MAX as i64);
+    const _: () = assert!(255 * NARROW_OUTPUT_WEIGHT as i32 <= i16::MAX as i32 && QA == 255);
+    let mut sum = 0i32;
+    for (&x, &w) in x.0.iter().zip(&w.0) {
+        let c = x.clamp(0, QA as i16);
+        sum = sum.wrapping_add(i32::from(c.wrapping_mul(w)) * i32::from(c));
+    }
+    sum
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::super::tests::test_net;
+    use super::*;
+
+    /// A xorshift generator (tests only).
+    pub(crate) struct Rng(pub u64);
+    impl Rng {
+        pub(crate) fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        /// Uniform in `lo..=hi`.
+        pub(crate) fn range(&mut self, lo: i64, hi: i64) -> i64 {
+            lo + (self.next() % (hi - lo + 1) as u64) as i64
+        }
+    }
+
+    fn random_column(r: &mut Rng, lo: i64, hi: i64) -> Column {
+        let mut c = Column([0; HIDDEN]);
+        for v in c.0.iter_mut() {
+            *v = r.range(lo, hi) as i16;
+        }
+        c
+    }
+
+    #[test]
+    fn output_equals_the_reference_on_extreme_values() {
+        let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+        for trial in 0..400 {
+            let mut net = test_net(trial + 1);
+            // Extreme output weights: all at a bound, random at the bounds, or random.
+            for (i, w) in net.out_weights.iter_mut().enumerate() {
+                *w = match trial % 4 {
+                    0 => 128,
+                    1 => -128,
+                    2 => [-128, 128][(r.next() % 2) as usize],
+                    _ => *w,
+                };
+                if trial % 8 == 7 && i % 3 == 0 {
+                    *w = r.range(-32768, 32767) as i16; // too wide: the reference path
+                }
+            }
+            net.out_bias[0] = [i32::MIN / 2, i32::MAX / 2, 0, -1][(trial % 4) as usize];
+            let nnue = Nnue::new(net.clone());
+            assert_eq!(nnue.has_narrow_output(), trial % 8 != 7, "trial {trial}");
+            let mut acc = Accumulator::default();
+            for c in acc.0.iter_mut() {
+                *c = match trial % 5 {
+                    0 => Column([QA as i16; HIDDEN]), // every neuron saturated
+                    1 => random_column(&mut r, -32768, 32767),
+                    2 => random_column(&mut r, 200, 300),
+                    _ => random_column(&mut r, -50, 260),
+                };
+            }
+            for bucket in 0..BUCKETS {
+                for stm in Color::ALL {
+                    let (us, them) = (&acc.0[stm.index()].0, &acc.0[stm.flip().index()].0);
+                    assert_eq!(
+                        nnue.output(&acc, stm, bucket),
+                        net.output(us, them, bucket),
+                        "trial {trial} bucket {bucket}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn from_scratch_equals_the_reference() {
+        crate::chess::attacks::init();
+        let net = test_net(11);
+        let nnue = Nnue::new(net.clone());
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/8/8/5k2/8/8/4K3/3R4 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).expect("fen");
+            assert_eq!(nnue.evaluate(&pos), net.evaluate(&pos), "{fen}");
+        }
+        // Saturating feature weights: the i16 sums wrap the same way in both.
+        let mut wide = test_net(12);
+        wide.ft_weights.iter_mut().for_each(|w| *w = w.wrapping_mul(1000));
+        wide.ft_bias.iter_mut().for_each(|b| *b = i16::MAX);
+        let nnue = Nnue::new(wide.clone());
+        let pos = Position::startpos();
+        assert_eq!(nnue.evaluate(&pos), wide.evaluate(&pos));
+    }
+}
