@@ -97,3 +97,29 @@ fn bench_with_a_network_is_deterministic() {
     assert!(out.is_empty() && err.contains("error: EvalFile /nonexistent/x.nnue"), "{out} {err}");
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn a_bad_file_keeps_the_previous_network() {
+    use arbiter::engine::{EngineOptions, OptionError};
+    let (path, net) = random_network_file("keep", 0x5eed_0003);
+    let file = path.to_string_lossy().to_string();
+    let mut engine =
+        arbiter::engine::Engine::new(EngineOptions { hash_mb: 1, ..EngineOptions::default() }).expect("engine");
+    // The default, `<embedded>`: a network exactly when the build embeds one.
+    assert_eq!(engine.network().is_some(), arbiter::engine::nnue::source::EMBEDDED.is_some());
+    engine.set_option("EvalFile", Some(&file)).expect("a valid network file");
+    assert_eq!(engine.network().map(|n| n.network()), Some(&net));
+    // A damaged copy: refused with the network error, the network and the option kept.
+    let mut bytes = std::fs::read(&path).expect("read back");
+    bytes[100] ^= 0x40;
+    let bad = std::env::temp_dir().join(format!("arbiter-damaged-{}.nnue", std::process::id()));
+    std::fs::write(&bad, &bytes).expect("write");
+    let err = engine.set_option("EvalFile", Some(&bad.to_string_lossy())).expect_err("damaged file");
+    assert!(matches!(&err, OptionError::EvalFile(e) if e.contains("checksum mismatch")), "{err}");
+    assert_eq!(engine.network().map(|n| n.network()), Some(&net));
+    assert_eq!(engine.options().eval_file, file);
+    engine.set_option("EvalFile", Some("<none>")).expect("hand-crafted");
+    assert!(engine.network().is_none());
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(&bad);
+}

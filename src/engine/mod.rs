@@ -30,6 +30,7 @@
 
 pub mod eval;
 pub mod eval_weights;
+mod evaluator;
 pub mod history;
 pub mod movepick;
 pub mod nnue;

@@ -12,10 +12,10 @@
 //! unless the side to move is checkmated) and insufficient material all score 0, so
 //! the search prefers a draw when behind and avoids one when ahead.
 
-use super::eval::{evaluate_cached, PawnCache};
+use super::evaluator::{HandCrafted, Network, StaticEval};
 use super::history::{bonus, Continuation, History, PieceTo};
 use super::movepick::{is_bad_tactical_score, is_refutation_score, MovePicker};
-use super::nnue::{AccumulatorStack, Nnue};
+use super::nnue::Nnue;
 use super::params;
 use super::score::{mate_in, mated_in, Score, DRAW, INFINITE, MATE_IN_MAX, MAX_PLY};
 use super::see::see_ge;
@@ -259,7 +259,18 @@ pub(super) fn run_thread(sh: &Shared, id: usize, data: &mut ThreadData) {
     let found = if idle {
         None
     } else {
-        catch_unwind(AssertUnwindSafe(|| Worker::new(id, sh, data).iterative_deepening())).unwrap_or_else(|_| {
+        catch_unwind(AssertUnwindSafe(|| {
+            let ThreadData { history, pawns, accumulators } = data;
+            // One copy of the search per evaluation (see `evaluator`).
+            match sh.nnue.as_deref() {
+                Some(net) => {
+                    let eval = Network::new(net, accumulators, &sh.position, MAX_PLY + 8);
+                    Worker::new(id, sh, history, eval).iterative_deepening()
+                }
+                None => Worker::new(id, sh, history, HandCrafted(pawns)).iterative_deepening(),
+            }
+        }))
+        .unwrap_or_else(|_| {
             log::error!("search thread {id} panicked");
             None
         })
@@ -320,13 +331,11 @@ struct Frame {
     double_exts: i32,
 }
 
-struct Worker<'a> {
+struct Worker<'a, E: StaticEval> {
     id: usize,
     sh: &'a Shared,
     hist: &'a mut History,
-    pawns: &'a mut PawnCache,
-    /// With a network: it, and this thread's accumulators (one per ply).
-    nnue: Option<(&'a Nnue, &'a mut AccumulatorStack)>,
+    eval: E,
     nodes: u64,
     /// The main thread stops at this many of its own nodes: the `nodes` limit less what
     /// the helpers had searched at the last check.
@@ -374,14 +383,9 @@ fn is_mate_score(s: i32) -> bool {
     s.abs() >= MATE_IN_MAX
 }
 
-impl<'a> Worker<'a> {
-    fn new(id: usize, sh: &'a Shared, data: &'a mut ThreadData) -> Self {
-        let ThreadData { history: hist, pawns, accumulators } = data;
+impl<'a, E: StaticEval> Worker<'a, E> {
+    fn new(id: usize, sh: &'a Shared, hist: &'a mut History, eval: E) -> Self {
         let pos = &sh.position;
-        let nnue = sh.nnue.as_deref().map(|net| {
-            accumulators.reset(net, pos, MAX_PLY + 8);
-            (net, accumulators)
-        });
         let mut keys = Vec::with_capacity(sh.history.len() + MAX_PLY + 8);
         keys.extend_from_slice(&sh.history);
         // Root moves in a sensible first order (TT move, captures, history).
@@ -417,8 +421,7 @@ impl<'a> Worker<'a> {
             id,
             sh,
             hist,
-            pawns,
-            nnue,
+            eval,
             nodes: 0,
             node_limit: if id == 0 { sh.limits.nodes } else { None },
             seldepth: 0,
@@ -439,28 +442,17 @@ impl<'a> Worker<'a> {
         self.id == 0
     }
 
-    /// The raw static evaluation of `pos`, the position at `ply`: the network's (from this
-    /// thread's accumulators), or the hand-crafted one (pawn terms from this thread's cache).
-    #[inline]
+    /// The raw static evaluation of `pos`, the position at `ply`.
+    #[inline(always)]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
-        match &mut self.nnue {
-            Some((net, acc)) => {
-                let e = acc.evaluate(net, ply, pos);
-                #[cfg(test)]
-                tests::check_against_reference(net, pos, ply, e);
-                // A random or badly trained network may say anything: keep it out of mate scores.
-                e.clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
-            }
-            None => evaluate_cached(pos, self.pawns),
-        }
+        self.eval.evaluate(pos, ply)
     }
 
-    /// A node at `ply` starts searching `pos` (the accumulators follow the search path).
-    #[inline]
+    /// A node at `ply` is about to evaluate `pos` or search its children (the network's
+    /// accumulators follow the search path).
+    #[inline(always)]
     fn enter(&mut self, ply: usize, pos: &Position) {
-        if let Some((_, acc)) = &mut self.nnue {
-            acc.enter(ply, pos);
-        }
+        self.eval.enter(ply, pos);
     }
 
     /// The move picker of `ply`, taken out of its slot (a new one if the slot is empty:
@@ -841,7 +833,6 @@ impl<'a> Worker<'a> {
         }
         let pv_node = beta - alpha > 1;
         self.nodes += 1;
-        self.enter(ply, pos);
         if self.check_stop() {
             return 0;
         }
@@ -851,7 +842,11 @@ impl<'a> Worker<'a> {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check { DRAW } else { self.evaluate(pos, ply) };
+            if in_check {
+                return DRAW;
+            }
+            self.enter(ply, pos);
+            return self.evaluate(pos, ply);
         }
         // Mate-distance pruning: no line from here can beat a shorter mate already found.
         alpha = alpha.max(mated_in(ply));
@@ -879,6 +874,9 @@ impl<'a> Worker<'a> {
                 return s;
             }
         }
+        // From here on this node evaluates or has children (nodes cut off above need no
+        // accumulator).
+        self.enter(ply, pos);
 
         // The evaluation as stored in the TT, and as the search uses it (corrected by what
         // earlier searches found in positions with these pawns).
@@ -1275,7 +1273,6 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         self.pv_len[ply] = 0;
         self.nodes += 1;
-        self.enter(ply, pos);
         if self.check_stop() {
             return 0;
         }
@@ -1285,7 +1282,11 @@ impl<'a> Worker<'a> {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check { DRAW } else { self.evaluate(pos, ply) };
+            if in_check {
+                return DRAW;
+            }
+            self.enter(ply, pos);
+            return self.evaluate(pos, ply);
         }
         let pv_node = beta - alpha > 1;
         let key = pos.key();
@@ -1302,6 +1303,7 @@ impl<'a> Worker<'a> {
                 return s;
             }
         }
+        self.enter(ply, pos);
         let tt_move = tt.and_then(|e| e.mv).filter(|&m| m.is_tactical() || in_check).filter(|&m| is_legal(pos, m));
 
         let (raw_eval, stand_pat, mut best) = if in_check {
@@ -1374,58 +1376,4 @@ impl<'a> Worker<'a> {
 /// Best first; a stable sort keeps the previous order among equal scores.
 fn sort_root(moves: &mut [RootMove]) {
     moves.sort_by(|a, b| b.score.cmp(&a.score).then(b.prev_score.cmp(&a.prev_score)));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::nnue::{tests::test_net, Nnue};
-    use super::*;
-    use crate::engine::{Engine, EngineOptions, SearchControl, SearchRequest};
-
-    /// Network evaluations the search made in this test binary, each checked, and those that
-    /// differed from the reference (counted, not panicking: the search catches panics).
-    static CHECKED: AtomicU64 = AtomicU64::new(0);
-    static WRONG: AtomicU64 = AtomicU64::new(0);
-
-    /// In tests every network evaluation of the search, at whatever node asks for it (root,
-    /// search, quiescence, razoring, ProbCut, singular and null-move searches), is compared
-    /// with the from-scratch reference.
-    pub(super) fn check_against_reference(net: &Nnue, pos: &Position, ply: usize, e: i32) {
-        let reference = net.network().evaluate(pos);
-        if e != reference && WRONG.fetch_add(1, Ordering::Relaxed) < 5 {
-            eprintln!("ply {ply}: {} evaluated {e}, reference {reference}", pos.to_fen());
-        }
-        CHECKED.fetch_add(1, Ordering::Relaxed);
-    }
-
-    #[test]
-    fn every_network_evaluation_of_a_search_is_exact() {
-        crate::chess::attacks::init();
-        let path = std::env::temp_dir().join(format!("arbiter-search-test-{}.nnue", std::process::id()));
-        test_net(21).write(&path).expect("write the test network");
-        let name = path.to_string_lossy().to_string();
-        let before = CHECKED.load(Ordering::Relaxed);
-        for (threads, chess960, fen) in [
-            (1, false, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
-            (1, false, "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"),
-            (1, false, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"),
-            (1, false, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
-            (1, true, "1r4kr/p6p/8/8/8/8/P6P/1R4KR w HBhb - 0 1"),
-            (2, true, "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"),
-            (2, false, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        ] {
-            let opts = EngineOptions { threads, chess960, eval_file: name.clone(), ..EngineOptions::default() };
-            let mut engine = Engine::new(opts).expect("engine with the test network");
-            let mut position = Position::from_fen(fen).expect("fen");
-            position.set_chess960(chess960);
-            let limits = Limits { depth: Some(8), ..Limits::default() };
-            let request = SearchRequest { position, history: Vec::new(), limits };
-            let r = engine.search(request, &Arc::new(SearchControl::new()), &mut |_| {});
-            assert!(r.best.is_some_and(|m| is_legal(&position, m)), "{fen}: {:?}", r.best);
-        }
-        let _ = std::fs::remove_file(&path);
-        let checked = CHECKED.load(Ordering::Relaxed) - before;
-        assert_eq!(WRONG.load(Ordering::Relaxed), 0, "of {checked}");
-        assert!(checked > 10_000, "only {checked} evaluations checked");
-    }
 }

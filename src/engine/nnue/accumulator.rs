@@ -55,8 +55,16 @@ fn changes(
     removed: &mut [(Piece, Square); MAX_CHANGES],
 ) -> Option<(usize, usize)> {
     let (mut na, mut nr) = (0, 0);
-    for c in Color::ALL {
-        for k in PieceType::ALL {
+    // Usually one or two piece types change: skip the others at once. A type whose squares are
+    // the same and whose White pieces are the same has the same Black ones too (each piece is
+    // White or Black).
+    let white_changed = from.colors[Color::White.index()] ^ to.colors[Color::White.index()];
+    for k in PieceType::ALL {
+        let kind = from.kinds[k.index()];
+        if kind == to.kinds[k.index()] && white_changed & kind == 0 {
+            continue;
+        }
+        for c in Color::ALL {
             let (a, b) = (from.bits(c, k), to.bits(c, k));
             if a == b {
                 continue;
