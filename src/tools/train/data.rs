@@ -81,14 +81,28 @@ impl Dataset {
     /// Adds a position with its score and result from White's view. Refused (false) when it
     /// has more than [`MAX_PIECES`] pieces.
     pub fn push(&mut self, pos: &Position, score_white: f32, result_white: f32) -> bool {
+        self.push_features(pos, score_white, result_white, false)
+    }
+
+    /// Adds the position's mirror image across the d/e file boundary (a1 <-> h1) with the same
+    /// score and result. Only a position without castling rights has one: there the Laws are
+    /// symmetric under the mirror (castling is the one rule that tells the wings apart), so
+    /// the mirrored position's value is exactly the position's. Refused (false) otherwise.
+    pub fn push_mirrored(&mut self, pos: &Position, score_white: f32, result_white: f32) -> bool {
+        pos.castling_rights().is_empty() && self.push_features(pos, score_white, result_white, true)
+    }
+
+    fn push_features(&mut self, pos: &Position, score_white: f32, result_white: f32, mirror: bool) -> bool {
         let count = pos.occupied().count() as usize;
         if count > MAX_PIECES || self.features.len() + 2 * count > u32::MAX as usize {
             return false;
         }
         let stm = pos.side_to_move();
         let start = self.features.len();
-        self.features.extend(nnue::active_features(pos, stm).map(|f| f as u16));
-        self.features.extend(nnue::active_features(pos, stm.flip()).map(|f| f as u16));
+        // A feature's low three bits are its square's file (nnue::feature), so `^ 7` mirrors it.
+        let flip = if mirror { 7 } else { 0 };
+        self.features.extend(nnue::active_features(pos, stm).map(|f| (f ^ flip) as u16));
+        self.features.extend(nnue::active_features(pos, stm.flip()).map(|f| (f ^ flip) as u16));
         let (score, result) = match stm {
             Color::White => (score_white, result_white),
             Color::Black => (-score_white, 1.0 - result_white),
@@ -114,6 +128,9 @@ pub struct LoadOptions {
     pub max_score: Option<f32>,
     /// Seed of the games' shuffle that picks the validation games.
     pub seed: u64,
+    /// Also train on the mirror image of every training position without castling rights
+    /// ([`Dataset::push_mirrored`]); validation positions are never mirrored.
+    pub mirror: bool,
 }
 
 /// The data, split.
@@ -181,8 +198,8 @@ pub fn load_texts(texts: &[String], opts: &LoadOptions) -> Loaded {
     let (valid_games, train_games) = games.split_at(split);
     let valid_lines: Vec<&str> = valid_games.iter().flatten().copied().collect();
     let train_lines: Vec<&str> = train_games.iter().flatten().copied().collect();
-    let (valid, bad_v, over_v) = encode(&valid_lines, opts.max_score);
-    let (train, bad_t, over_t) = encode(&train_lines, opts.max_score);
+    let (valid, bad_v, over_v) = encode(&valid_lines, opts.max_score, false);
+    let (train, bad_t, over_t) = encode(&train_lines, opts.max_score, opts.mirror);
     let positions = |lines: &[&str], n: usize| -> Vec<Position> {
         lines
             .iter()
@@ -206,9 +223,9 @@ pub fn load_texts(texts: &[String], opts: &LoadOptions) -> Loaded {
     }
 }
 
-/// Encodes lines in parallel, in order: the dataset, the malformed lines, the positions over
-/// the score cap.
-fn encode(lines: &[&str], max_score: Option<f32>) -> (Dataset, usize, usize) {
+/// Encodes lines in parallel, in order (each mirror image, when asked for, right after its
+/// position): the dataset, the malformed lines, the positions over the score cap.
+fn encode(lines: &[&str], max_score: Option<f32>, mirror: bool) -> (Dataset, usize, usize) {
     let parts: Vec<(Dataset, usize, usize)> = lines
         .par_chunks(16384)
         .map(|chunk| {
@@ -217,7 +234,11 @@ fn encode(lines: &[&str], max_score: Option<f32>) -> (Dataset, usize, usize) {
             for line in chunk {
                 match texel::parse_line(line) {
                     Some((_, score, _)) if max_score.is_some_and(|m| score.abs() > m) => over += 1,
-                    Some((pos, score, result)) if d.push(&pos, score, result) => {}
+                    Some((pos, score, result)) if d.push(&pos, score, result) => {
+                        if mirror {
+                            d.push_mirrored(&pos, score, result);
+                        }
+                    }
                     _ => bad += 1,
                 }
             }
@@ -256,7 +277,7 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
     #[test]
     fn bad_lines_are_counted_and_skipped() {
         crate::chess::attacks::init();
-        let opts = LoadOptions { validation: 0.0, max_score: Some(3000.0), seed: 1 };
+        let opts = LoadOptions { validation: 0.0, max_score: Some(3000.0), seed: 1, mirror: false };
         let l = load_texts(&[LINES.to_string()], &opts);
         // Malformed: the bad score, the non-line, the result 2.0, the 64-piece board, the cut
         // last line; the blank line is no line.
@@ -285,6 +306,31 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
     }
 
     #[test]
+    fn mirror_images_only_without_castling_rights() {
+        crate::chess::attacks::init();
+        let opts = LoadOptions { validation: 0.0, max_score: Some(3000.0), seed: 1, mirror: true };
+        let l = load_texts(&[LINES.to_string()], &opts);
+        // The six positions of bad_lines_are_counted_and_skipped; the two king-and-pawn ones
+        // have no castling rights and get a mirror image each.
+        assert_eq!(l.train.len(), 8);
+        let mut d = Dataset::default();
+        let pos = Position::from_fen("8/8/4k3/8/8/4K3/1P6/8 b - - 0 40").unwrap();
+        let image = Position::from_fen("8/8/3k4/8/8/3K4/6P1/8 b - - 0 40").unwrap();
+        assert!(d.push_mirrored(&pos, 90.0, 1.0));
+        assert!(d.push(&image, 90.0, 1.0));
+        let (a, b) = (d.sample(0), d.sample(1));
+        let sorted = |f: &[u16]| {
+            let mut v = f.to_vec();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!((sorted(a.us), sorted(a.them)), (sorted(b.us), sorted(b.them)));
+        assert_eq!((a.score, a.result, a.bucket), (b.score, b.result, b.bucket));
+        assert!(!d.push_mirrored(&Position::startpos(), 0.0, 0.5));
+        assert_eq!(d.len(), 2);
+    }
+
+    #[test]
     fn validation_holds_out_whole_games() {
         crate::chess::attacks::init();
         let mut text = String::new();
@@ -293,7 +339,7 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
                 text.push_str(&format!("8/8/4k3/8/8/4K3/4P3/8 w - - 0 {mv} | {game} | 0.5\n"));
             }
         }
-        let opts = LoadOptions { validation: 0.25, max_score: None, seed: 3 };
+        let opts = LoadOptions { validation: 0.25, max_score: None, seed: 3, mirror: false };
         let l = load_texts(&[text], &opts);
         assert_eq!((l.valid_games, l.train_games), (10, 30));
         assert_eq!((l.valid.len(), l.train.len()), (100, 300));

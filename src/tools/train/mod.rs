@@ -47,6 +47,10 @@ pub struct TrainArgs {
     /// Skip positions whose search score is beyond ± this many centipawns.
     #[arg(long)]
     pub max_score: Option<f32>,
+    /// Do not add the mirror image (a-file <-> h-file) of training positions without castling
+    /// rights (an exact symmetry of the Laws there, so by default it doubles those positions).
+    #[arg(long)]
+    pub no_mirror: bool,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
@@ -372,7 +376,12 @@ fn run_with(args: &TrainArgs) -> Result<(), TrainError> {
         None => Model::random(args.seed),
     };
     let start = Instant::now();
-    let opts = LoadOptions { validation: args.validation, max_score: args.max_score, seed: args.seed };
+    let opts = LoadOptions {
+        validation: args.validation,
+        max_score: args.max_score,
+        seed: args.seed,
+        mirror: !args.no_mirror,
+    };
     let loaded = data::load(&args.data, &opts).map_err(TrainError::Data)?;
     eprintln!(
         "{} positions: {} training ({} games), {} validation ({} games); skipped {} malformed lines, {} over --max-score; loaded in {:.1} s",
