@@ -547,3 +547,67 @@ fn resignation_and_flag_fall_rulings() {
         "{out}"
     );
 }
+
+/// The helpmate (UCI) of the first winnable verdict named `name` ("white", "black",
+/// "opponent") after `from` in a JSON answer.
+fn json_helpmate(json: &str, from: &str, name: &str) -> Vec<String> {
+    let rest = &json[json.find(from).unwrap_or_else(|| panic!("{from} in {json}"))..];
+    let key = format!(r#""{name}":{{"verdict":"winnable","helpmate":["#);
+    let start = rest.find(&key).unwrap_or_else(|| panic!("{key} in {rest}")) + key.len();
+    let end = start + rest[start..].find(']').expect("end of the helpmate");
+    rest[start..end].split(',').map(|m| m.trim_matches('"').to_string()).collect()
+}
+
+fn replays(fen: &str, side: Color, line: &[String]) -> bool {
+    let start = pos(fen);
+    let mut p = start;
+    let mut moves = Vec::new();
+    for uci in line {
+        let Ok(m) = arbiter::chess::notation::parse_uci_move(&p, uci) else { return false };
+        moves.push(m);
+        p = p.make_move(m);
+    }
+    is_helpmate(&start, side, &moves)
+}
+
+/// The half-moves of each "for example" line of a text.
+fn shown_plies(text: &str) -> Vec<usize> {
+    text.split("for example ")
+        .skip(1)
+        .map(|example| {
+            let line = &example[..example.find(". A resignation").expect("end of the line")];
+            line.split_whitespace().filter(|t| !t.ends_with('.')).count()
+        })
+        .collect()
+}
+
+#[test]
+fn helpmates_shown_to_a_reader_are_short() {
+    // After 1.Nf3 the decision's own lines run to some fifty moves (taking everything, then
+    // mating); the reader is shown mates in three or four.
+    let after_nf3 = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1";
+    let (code, out, _) = common::arbiter_cli(&["explain", "Nf3", "--json"]);
+    assert_eq!(code, 0);
+    for (side, color) in [("white", Color::White), ("black", Color::Black)] {
+        let line = json_helpmate(&out, "\"mate_possible\"", side);
+        assert!(line.len() <= 7 && replays(after_nf3, color, &line), "{side}: {line:?}");
+    }
+    let (_, text, _) = common::arbiter_cli(&["explain", "Nf3"]);
+    let plies = shown_plies(&text);
+    assert!(plies.len() == 2 && plies.iter().all(|&n| n <= 7), "{text}");
+    // A resignation at the start: Black's evidence is a fool's mate, not a fifty-move line.
+    let (_, out, _) = common::arbiter_cli(&["explain", "--resign", "white", "--json"]);
+    let line = json_helpmate(&out, "\"act\"", "opponent");
+    assert!(line.len() <= 4 && replays(arbiter::chess::STARTPOS_FEN, Color::Black, &line), "{line:?}");
+    // `arbiter unwinnable`: short in the text; the JSON gives the decision's own line, as the
+    // batch does for the same position.
+    let (_, text, _) = common::arbiter_cli(&["unwinnable", "--moves", "e4 e5"]);
+    let plies = shown_plies(&text);
+    assert!(plies.len() == 2 && plies.iter().all(|&n| n <= 5), "{text}");
+    let after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2";
+    let (_, single, _) = common::arbiter_cli(&["unwinnable", "--fen", after, "--json"]);
+    let file = temp_file("shown.epd", &format!("{after}\n"));
+    let (_, batch, _) = common::arbiter_cli(&["unwinnable", "--json", "--epd", file.to_str().expect("path")]);
+    let verdicts = |s: &str| s[..s.find(",\"nodes\"").expect("nodes")].to_string();
+    assert_eq!(verdicts(&single), verdicts(&batch));
+}

@@ -87,6 +87,15 @@ impl MoveCategory {
 }
 
 impl Explanation {
+    /// The explanation as shown to a reader: the helpmates in the report after a legal move
+    /// shortened ([`PositionReport::for_reader`]). `game` is the game the move was asked in.
+    pub fn for_reader(mut self, game: &Game) -> Explanation {
+        if let Some(l) = &mut self.legal {
+            l.after = l.after.clone().for_reader(&game.current().make_move(l.mv));
+        }
+        self
+    }
+
     fn new(input: String) -> Explanation {
         Explanation {
             input,

@@ -482,6 +482,6 @@ pub fn position_svg(game: &Game, lang: Lang) -> String {
     for c in pos.checkers() {
         d.frame(c, RED);
     }
-    let lines = text::render_report(&game.report(), lang);
+    let lines = text::render_report(&game.report().for_reader(pos), lang);
     document(d, &lines, lang, Shown { destinations: false, arrow: false, marks: pos.in_check() })
 }

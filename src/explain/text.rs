@@ -63,8 +63,8 @@ pub fn render_explanation(ex: &Explanation, lang: Lang) -> Vec<String> {
 /// UCI loop prints as `info string` lines for `explain [MOVE] [en|zh]`. `game` is not changed.
 pub fn explain_for_uci(game: &Game, move_text: &str, lang: Lang) -> Vec<String> {
     if move_text.trim().is_empty() {
-        render_report(&game.report(), lang)
+        render_report(&game.report().for_reader(game.current()), lang)
     } else {
-        render_explanation(&explain(game, move_text), lang)
+        render_explanation(&explain(game, move_text).for_reader(game), lang)
     }
 }

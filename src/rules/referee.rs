@@ -274,6 +274,13 @@ pub struct Ruling {
 }
 
 impl Ruling {
+    /// The ruling as shown to a reader (`pos` the position ruled on): the opponent's helpmate
+    /// shortened ([`unwinnable::for_reader`]).
+    pub fn for_reader(mut self, pos: &Position) -> Ruling {
+        self.opponent = unwinnable::for_reader(pos, self.side.flip(), &self.opponent);
+        self
+    }
+
     /// The winner, if any.
     pub fn winner(&self) -> Option<Color> {
         match self.already_over {
@@ -393,8 +400,8 @@ pub struct PositionReport {
     pub dead_position: bool,
     /// Why it is dead, when `dead_position`.
     pub dead_reason: Option<DeadReason>,
-    /// Can each player still checkmate (White, Black)? Filled by [`Game::report`] (the
-    /// position report); `None` in the report after a move.
+    /// Can each player still checkmate (White, Black)? Filled by [`Game::report`]; `None` in
+    /// a report made by [`PositionReport::new`].
     pub mate_possible: Option<[Decision; 2]>,
     pub automatic_draw: Option<AutomaticDraw>,
     /// Claims available now, with the condition already on the board (9.2.1.2, 9.3.2).
@@ -433,6 +440,18 @@ fn outcome_of(pos: &Position, repetitions: u32, has_moves: bool, dead: Option<De
 }
 
 impl PositionReport {
+    /// The report as shown to a reader (`pos` the position reported on): each helpmate of
+    /// `mate_possible` shortened ([`unwinnable::for_reader`]; the referee and the programs
+    /// reading reports need only the verdicts, and do not pay for it).
+    pub fn for_reader(mut self, pos: &Position) -> PositionReport {
+        if let Some(both) = &mut self.mate_possible {
+            for (d, side) in both.iter_mut().zip(Color::ALL) {
+                *d = unwinnable::for_reader(pos, side, d);
+            }
+        }
+        self
+    }
+
     /// The report for `pos`, the last position of a game whose position keys (start first,
     /// `pos` last) are `keys`. With `keys == [pos.key()]` the position stands alone.
     pub fn new(pos: &Position, keys: &[u64]) -> PositionReport {

@@ -86,7 +86,8 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         let ruling = match act {
             Act::Resignation => game.resign(side),
             Act::FlagFall => game.flag_fall(side),
-        };
+        }
+        .for_reader(game.current());
         let note = ruling_note(game.current(), &ruling);
         let line = if args.json {
             json::Object::new()
@@ -108,7 +109,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     }
     let mut out: Vec<String> = Vec::new();
     let svg_doc = if move_text.trim().is_empty() {
-        let report = game.report();
+        let report = game.report().for_reader(game.current());
         if args.json {
             out.push(json::report(&report));
         } else {
@@ -116,7 +117,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         }
         args.svg.as_ref().map(|_| svg::position_svg(&game, lang))
     } else {
-        let ex = explain(&game, &move_text);
+        let ex = explain(&game, &move_text).for_reader(&game);
         if args.json {
             out.push(json::explanation(&ex, lang));
         } else {

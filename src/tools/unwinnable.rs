@@ -6,7 +6,7 @@
 
 use crate::chess::{Color, Position};
 use crate::explain::{json, note_text, Lang, MateFact, Note};
-use crate::rules::unwinnable::{decide, Budget, Decision, Verdict};
+use crate::rules::unwinnable::{self, decide, Budget, Decision, Verdict};
 use crate::rules::{dead, referee, Game};
 use crate::tools::referee::outcome_note;
 use std::io::Write;
@@ -86,7 +86,12 @@ pub fn run(args: UnwinnableArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let answer = Answer::of(game.current(), sides, budget);
+    let mut answer = Answer::of(game.current(), sides, budget);
+    if !args.json {
+        // Read by a person: the helpmates shortened (not in JSON, which gives the decision's
+        // own line and time as the batch does, nor in the batch, which would pay at every line).
+        answer.shorten_helpmates();
+    }
     let _ = write_lines(&mut out, &answer.render(args.json, lang));
     ExitCode::SUCCESS
 }
@@ -129,6 +134,16 @@ impl Answer {
         Answer { fen: pos.to_fen(), position: Some(*pos), decisions, micros: start.elapsed().as_micros(), error: None }
     }
 
+    /// The helpmates as shown to a reader ([`unwinnable::for_reader`]).
+    fn shorten_helpmates(&mut self) {
+        let Some(pos) = self.position else { return };
+        for (d, side) in self.decisions.iter_mut().zip(Color::ALL) {
+            if let Some(d) = d {
+                *d = unwinnable::for_reader(&pos, side, d);
+            }
+        }
+    }
+
     fn error(line: &str, error: &str) -> Answer {
         Answer { fen: line.to_string(), position: None, decisions: [None, None], micros: 0, error: Some(error.into()) }
     }
@@ -149,7 +164,7 @@ impl Answer {
         }
         let words = lang.words();
         let (Some(pos), None) = (&self.position, &self.error) else {
-            return vec![format!("{} {}", words.position(&self.fen), self.error.as_deref().unwrap_or_default())];
+            return vec![words.position(&self.fen), format!("- error: {}", self.error.as_deref().unwrap_or_default())];
         };
         let mut lines = vec![words.position(&self.fen)];
         // A game already over on the board has no series of moves left and no resignation or flag

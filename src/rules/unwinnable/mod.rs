@@ -24,11 +24,13 @@ mod exhaustive;
 mod helpmate;
 mod material;
 pub mod reach;
+mod shorten;
 pub mod statics;
 mod table;
 
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Color, Move, Position};
+pub use shorten::{shorten, SHORTEN_NODES};
 use std::cell::RefCell;
 use table::Table;
 
@@ -162,19 +164,19 @@ thread_local! {
 }
 
 /// Recent decisions (the referee asks about the same position for its report, its outcome
-/// and a resignation), per thread: (key, half-move clock, side, budget) → decision.
+/// and a resignation), per thread: (key, half-move clock, side, budget or `None` for a
+/// decision as shown to a reader) → decision.
 const CACHE_SLOTS: usize = 256;
 
-type CacheEntry = Option<((u64, u16, Color, u64), Decision)>;
+type CacheId = (u64, u16, Color, Option<u64>);
 
 thread_local! {
-    static CACHE: RefCell<Vec<CacheEntry>> = RefCell::new(vec![None; CACHE_SLOTS]);
+    static CACHE: RefCell<Vec<Option<(CacheId, Decision)>>> = RefCell::new(vec![None; CACHE_SLOTS]);
 }
 
-/// Can `side` checkmate from `pos` by some series of legal moves?
-pub fn decide(pos: &Position, side: Color, budget: Budget) -> Decision {
-    let id = (pos.key(), pos.halfmove_clock(), side, budget.0);
-    let slot = (pos.key() as usize ^ side.index()) % CACHE_SLOTS;
+/// The cached decision for `id`, or `compute`'s (then cached).
+fn cached(id: CacheId, compute: impl FnOnce() -> Decision) -> Decision {
+    let slot = (id.0 as usize ^ id.2.index() ^ usize::from(id.3.is_none()) << 1) % CACHE_SLOTS;
     let hit = CACHE.with(|c| match &c.borrow()[slot] {
         Some((k, d)) if *k == id => Some(d.clone()),
         _ => None,
@@ -182,9 +184,14 @@ pub fn decide(pos: &Position, side: Color, budget: Budget) -> Decision {
     if let Some(d) = hit {
         return d;
     }
-    let d = decide_uncached(pos, side, budget);
+    let d = compute();
     CACHE.with(|c| c.borrow_mut()[slot] = Some((id, d.clone())));
     d
+}
+
+/// Can `side` checkmate from `pos` by some series of legal moves?
+pub fn decide(pos: &Position, side: Color, budget: Budget) -> Decision {
+    cached((pos.key(), pos.halfmove_clock(), side, Some(budget.0)), || decide_uncached(pos, side, budget))
 }
 
 fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
@@ -307,6 +314,19 @@ enum Stage {
     Wide,
     /// The helpmate search.
     Helpmate,
+}
+
+/// The decision as shown to a reader: a helpmate shortened by [`shorten`] within
+/// [`SHORTEN_NODES`] (cached: a report is often rendered twice, as text and as a diagram).
+pub fn for_reader(pos: &Position, side: Color, d: &Decision) -> Decision {
+    let Verdict::Winnable { helpmate } = &d.verdict else { return d.clone() };
+    if helpmate.len() <= 1 {
+        return d.clone();
+    }
+    cached((pos.key(), pos.halfmove_clock(), side, None), || Decision {
+        verdict: Verdict::Winnable { helpmate: shorten(pos, side, helpmate, SHORTEN_NODES) },
+        nodes: d.nodes,
+    })
 }
 
 /// Both sides' decisions, White first.
