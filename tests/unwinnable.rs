@@ -218,6 +218,17 @@ fn blockers_steered_around_pawns_that_never_move() {
     assert_winnable("4K3/8/3pBp2/3PbP2/3pBp2/3PbP2/8/4k3 w - - 0 1", Color::White);
 }
 
+#[test]
+fn a_light_winner_against_heavy_pieces() {
+    // Final positions of self-play games, undetermined before the helpmate search let the
+    // loser give its pieces up and kept its share of the budget against rooks and queens:
+    // a lone bishop against queen, rook and two pawns; a bishop against two rooks; a bishop
+    // against rook, queen and pawn.
+    assert_winnable("3Q4/6R1/4b3/2k2P2/P7/K7/8/8 w - - 5 68", Color::Black);
+    assert_winnable("8/R7/5b2/7R/2k5/4PK2/6P1/8 b - - 0 37", Color::Black);
+    assert_winnable("8/8/8/3k2p1/2r5/4K3/3B2q1/8 b - - 3 46", Color::White);
+}
+
 fn python_chess_available() -> bool {
     Command::new("python3").args(["-c", "import chess"]).output().map(|o| o.status.success()).unwrap_or(false)
 }

@@ -7,7 +7,11 @@
 //! on the mating corner; for the loser, the king walking to that corner (the corner of the
 //! winner's bishops' colour when bishops of one colour are all the winner has). A reply to a
 //! progress move is free too, so each iteration follows plans far along while the cost bound
-//! limits aimless wandering. A table of positions already searched with at least the same
+//! limits aimless wandering. For a winner without rooks or queens one more plan lets the loser
+//! give its pieces up (moving them where the winner can take them is free, and so is taking
+//! them): rooks and queens that would stop a pawn or cover a flight square go. A search that
+//! runs out of nodes says where it stopped ([`Progress`]), and the next one goes on from
+//! there. A table of positions already searched with at least the same
 //! remaining cost prunes transpositions and cycles. Nothing here proves anything negative:
 //! "not found" only means "not found within the budget".
 
@@ -39,16 +43,41 @@ pub struct Outcome {
     pub nodes: u64,
 }
 
-/// Searches for a helpmate by `winner` using at most about `limit` nodes. With the
-/// reachability fixpoint (`reach`) the plans leave out what can never take part: pawns that
-/// can never move, corners the loser's king can never reach.
-pub fn search(pos: &Position, winner: Color, table: &mut Table, reach: Option<&Reach>, limit: u64) -> Outcome {
+/// Where a search stopped for want of nodes: the next search of the same position, side and
+/// fixpoint goes on from there (the iterations before it found nothing, and would find
+/// nothing again: each starts with an empty table and has its own node limit).
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    bound: i32,
+    plan: usize,
+}
+
+impl Default for Progress {
+    fn default() -> Progress {
+        Progress { bound: 1, plan: 0 }
+    }
+}
+
+/// Searches for a helpmate by `winner` using at most about `limit` nodes, from `progress`
+/// on (updated when the nodes run out). With the reachability fixpoint (`reach`) the plans
+/// leave out what can never take part: pawns that can never move, corners the loser's king
+/// can never reach.
+pub fn search(
+    pos: &Position,
+    winner: Color,
+    table: &mut Table,
+    reach: Option<&Reach>,
+    limit: u64,
+    progress: &mut Progress,
+) -> Outcome {
     let plans = Plan::candidates(pos, winner, reach);
     let Some(&first) = plans.first() else { return Outcome { line: None, exhausted: false, nodes: 0 } };
     let mut s =
         Search { winner, table, nodes: 0, limit, iteration_limit: 0, line: Vec::new(), plan: first, order: Vec::new() };
-    for bound in 1..=MAX_BOUND {
-        for &plan in &plans {
+    let start = *progress;
+    for bound in start.bound..=MAX_BOUND {
+        let skip = if bound == start.bound { start.plan } else { 0 };
+        for (i, &plan) in plans.iter().enumerate().skip(skip) {
             s.plan = plan;
 
             s.table.clear();
@@ -62,10 +91,13 @@ pub fn search(pos: &Position, winner: Color, table: &mut Table, reach: Option<&R
                 return Outcome { line: None, exhausted: true, nodes: s.nodes };
             }
             if s.nodes >= s.limit {
+                // This iteration may have been cut by the limit: the next search redoes it.
+                *progress = Progress { bound, plan: i };
                 return Outcome { line: None, exhausted: false, nodes: s.nodes };
             }
         }
     }
+    *progress = Progress { bound: MAX_BOUND + 1, plan: 0 };
     Outcome { line: None, exhausted: false, nodes: s.nodes }
 }
 
@@ -174,6 +206,10 @@ struct Plan {
     strong: bool,
     /// The winner's material cannot mate without the loser promoting (to get blockers).
     loser_must_promote: bool,
+    /// The loser gives its pieces up: a loser's move onto a square the winner attacks is
+    /// free, and so is the winner taking anything. For a winner without rooks or queens
+    /// against pieces that would stop its pawns or cover the flight squares.
+    offers: bool,
 }
 
 impl Plan {
@@ -227,6 +263,7 @@ impl Plan {
             knight_checks: knight_attacks(corner),
             strong,
             loser_must_promote: single_minor && their_blockers.is_empty(),
+            offers: false,
         };
         let mut plans = Vec::new();
         if single_minor && theirs.nonempty() {
@@ -250,7 +287,11 @@ impl Plan {
                 plans.extend(templates);
             }
         }
+        let heavy = pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen);
+        let offers = (ours & heavy).is_empty() && (theirs & !pos.pieces(PieceType::Pawn)).nonempty();
+        let offer_plan = corners.first().filter(|_| offers).map(|&c| Plan { offers: true, ..base(c) });
         plans.extend(corners.into_iter().map(base));
+        plans.extend(offer_plan);
         if let (false, Some(r)) = (strong, reach) {
             for p in &mut plans {
                 p.blocker_moves = blocker_moves(p.blocker_targets, r.never_empty());
@@ -281,7 +322,7 @@ impl Plan {
                 return (FREE, 1000 + value(p));
             }
             if let Some(v) = victim {
-                if self.strong || v == PieceType::Queen {
+                if self.strong || self.offers || v == PieceType::Queen {
                     return (FREE, 500 + value(v));
                 }
             }
@@ -315,6 +356,9 @@ impl Plan {
             }
             if victim.is_some() {
                 return (AGAINST, 0);
+            }
+            if self.offers && piece.kind != PieceType::Pawn && pos.is_square_attacked(to, pos.side_to_move().flip()) {
+                return (FREE, 120); // given up
             }
             if self.loser_must_promote && piece.kind == PieceType::Pawn {
                 let heavy = matches!(m.promotion(), Some(PieceType::Queen | PieceType::Rook));
@@ -447,7 +491,7 @@ mod tests {
         attacks::init();
         let pos = Position::from_fen(fen).expect("test FEN");
         let mut table = Table::new(16);
-        search(&pos, winner, &mut table, None, 1_000_000).line
+        search(&pos, winner, &mut table, None, 1_000_000, &mut Progress::default()).line
     }
 
     fn replays_to_mate(fen: &str, line: &[Move], winner: Color) -> bool {

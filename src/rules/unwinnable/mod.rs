@@ -29,7 +29,7 @@ pub mod statics;
 mod table;
 
 use crate::chess::movegen::legal_moves;
-use crate::chess::{Color, Move, Position};
+use crate::chess::{Color, Move, PieceType, Position};
 pub use shorten::{shorten, SHORTEN_NODES};
 use std::cell::RefCell;
 use table::Table;
@@ -220,7 +220,14 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
         let mut t = t.borrow_mut();
         let t = &mut *t;
         let mut nodes = 0;
-        let quick = helpmate::search(pos, side, &mut t.helpmate, None, QUICK_NODES.min(budget.0));
+        let quick = helpmate::search(
+            pos,
+            side,
+            &mut t.helpmate,
+            None,
+            QUICK_NODES.min(budget.0),
+            &mut helpmate::Progress::default(),
+        );
         nodes += quick.nodes;
         if let Some(line) = quick.line {
             return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
@@ -236,34 +243,55 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
             };
             return Decision { verdict: Verdict::Unwinnable { reason }, nodes };
         }
+        let light_against_heavy = light_against_heavy(pos, side);
         let mut step = QUICK_NODES;
         // Once the clock-free depth-first search has cut lines at its length limit, the
         // breadth-first one takes its place, first in the round and with twice the nodes.
         let mut wide = false;
+        // The helpmate search goes on where the last round's stopped.
+        let mut progress = helpmate::Progress::default();
         while nodes < budget.0 {
             let round: &[Stage] = if wide {
                 &[Stage::Wide, Stage::Clocked, Stage::Deep, Stage::Helpmate]
             } else {
                 &[Stage::Clocked, Stage::Deep, Stage::Wide, Stage::Helpmate]
             };
+            // When the budget left is less than the round, the stages run in order until it
+            // is spent, leaving the helpmate search, which comes last, little or nothing;
+            // with a light winner against heavy pieces every share shrinks alike instead.
+            let round_nodes: u64 = round.iter().map(|s| s.share(step, wide)).sum();
+            let left_at_start = budget.0 - nodes;
+            let scaled = |n: u64| {
+                if left_at_start >= round_nodes || !light_against_heavy {
+                    n
+                } else {
+                    (n as u128 * left_at_start as u128 / round_nodes as u128).max(1) as u64
+                }
+            };
             for stage in round {
                 if nodes >= budget.0 {
                     break;
                 }
+                // (Deep may have just turned `wide` on: the breadth-first search then runs
+                // in this round already.)
+                let stage_nodes = scaled(stage.share(step, wide));
                 let left = budget.0 - nodes;
                 let found = match stage {
                     Stage::Clocked => {
-                        exhaustive::search(pos, side, exhaustive::Clock::Ends, &mut t.visited, step.min(left))
+                        exhaustive::search(pos, side, exhaustive::Clock::Ends, &mut t.visited, stage_nodes.min(left))
                     }
                     Stage::Deep => {
-                        let o =
-                            exhaustive::search(pos, side, exhaustive::Clock::Ignored, &mut t.visited, step.min(left));
+                        let o = exhaustive::search(
+                            pos,
+                            side,
+                            exhaustive::Clock::Ignored,
+                            &mut t.visited,
+                            stage_nodes.min(left),
+                        );
                         wide |= matches!(o.found, exhaustive::Found::Cut);
                         o
                     }
-                    Stage::Wide if wide => {
-                        exhaustive::search_all(pos, side, &mut t.tree, step.saturating_mul(2).min(left))
-                    }
+                    Stage::Wide if wide => exhaustive::search_all(pos, side, &mut t.tree, stage_nodes.min(left)),
                     Stage::Wide => continue,
                     Stage::Helpmate => {
                         let help = helpmate::search(
@@ -271,7 +299,8 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
                             side,
                             &mut t.helpmate,
                             Some(&reach),
-                            step.saturating_mul(2).min(left),
+                            stage_nodes.min(left),
+                            &mut progress,
                         );
                         nodes += help.nodes;
                         if let Some(line) = help.line {
@@ -304,6 +333,14 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
     })
 }
 
+/// The winner has no rook or queen, the loser has one. Such heavy pieces roam the board, so
+/// an exhaustive search has little hope of closing, while a mate (the loser giving them up or
+/// blocking with them) is nearly always there: the helpmate search should get its share.
+fn light_against_heavy(pos: &Position, winner: Color) -> bool {
+    let heavy = pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen);
+    (pos.color(winner) & heavy).is_empty() && (pos.color(winner.flip()) & heavy).nonempty()
+}
+
 /// The searches that take turns, with growing budgets, after the static proofs.
 enum Stage {
     /// Exhaustive, the seventy-five-move rule ending the game.
@@ -314,6 +351,18 @@ enum Stage {
     Wide,
     /// The helpmate search.
     Helpmate,
+}
+
+impl Stage {
+    /// The stage's nodes in a round of `step` (the breadth-first search only once `wide`).
+    fn share(&self, step: u64, wide: bool) -> u64 {
+        match self {
+            Stage::Clocked | Stage::Deep => step,
+            Stage::Wide if wide => step.saturating_mul(2),
+            Stage::Wide => 0,
+            Stage::Helpmate => step.saturating_mul(2),
+        }
+    }
 }
 
 /// The decision as shown to a reader: a helpmate shortened by [`shorten`] within
