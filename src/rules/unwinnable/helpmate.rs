@@ -287,15 +287,23 @@ impl Plan {
                 plans.extend(templates);
             }
         }
+        // The loser giving up its pieces: only after the static proofs (with the fixpoint), so
+        // the first, short search, which settles most positions, stays as it was.
         let heavy = pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen);
-        let offers = (ours & heavy).is_empty() && (theirs & !pos.pieces(PieceType::Pawn)).nonempty();
+        let offers = reach.is_some() && (ours & heavy).is_empty() && (theirs & !pos.pieces(PieceType::Pawn)).nonempty();
         let offer_plan = corners.first().filter(|_| offers).map(|&c| Plan { offers: true, ..base(c) });
         plans.extend(corners.into_iter().map(base));
         plans.extend(offer_plan);
         if let (false, Some(r)) = (strong, reach) {
-            for p in &mut plans {
-                p.blocker_moves = blocker_moves(p.blocker_targets, r.never_empty());
-                p.walls_known = true;
+            for i in 0..plans.len() {
+                // Plans on the same blocking squares share the distances (the offer plan its
+                // corner plan's).
+                let same = plans[..i].iter().position(|q| q.blocker_targets == plans[i].blocker_targets);
+                plans[i].blocker_moves = match same {
+                    Some(j) => plans[j].blocker_moves,
+                    None => blocker_moves(plans[i].blocker_targets, r.never_empty()),
+                };
+                plans[i].walls_known = true;
             }
         }
         plans
