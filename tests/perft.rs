@@ -2,7 +2,7 @@
 //! tests/data/perft960.epd, copies of ../shared/data/), plus key, copy-make, FEN and
 //! gives-check invariants at every node.
 
-use arbiter::chess::movegen::{is_legal, legal_moves};
+use arbiter::chess::movegen::{is_legal, king_step_is_safe, legal_moves, moves_with_untested_king_steps, MoveList};
 use arbiter::chess::{Move, Position};
 use arbiter::tools::perft::{divide, parse_perft_epd, perft, EpdEntry};
 
@@ -53,7 +53,8 @@ fn divide_sums_to_perft_and_threads_agree() {
 
 /// Walks the tree checking at every node: the incremental key equals the key computed
 /// from scratch, the parent is untouched by make_move (copy-make "unmake"), FEN
-/// round-trips, and is_legal agrees with the generator on every 16-bit move value.
+/// round-trips, is_legal agrees with the generator on every 16-bit move value, and the
+/// generator leaving king steps untested gives the same moves once they are tested.
 fn walk(pos: &Position, depth: u32, raw_check: bool) {
     assert_eq!(pos.key(), pos.compute_key(), "key at {}", pos.to_fen());
     let fen = pos.to_fen();
@@ -61,6 +62,15 @@ fn walk(pos: &Position, depth: u32, raw_check: bool) {
     assert_eq!(reparsed.key(), pos.key(), "FEN round trip key at {fen}");
     assert_eq!(reparsed.to_fen(), fen);
     let moves = legal_moves(pos);
+    let mut untested = MoveList::new();
+    let steps = moves_with_untested_king_steps(pos, &mut untested);
+    let king = pos.king_square(pos.side_to_move());
+    for (i, &m) in untested.iter().enumerate() {
+        let is_step = m.from() == king && !m.is_castling();
+        assert_eq!(is_step, i < steps, "king steps first ({m:?} at {fen})");
+        assert_eq!(moves.contains(m), !is_step || king_step_is_safe(pos, m), "{m:?} at {fen}");
+    }
+    assert!(moves.iter().all(|&m| untested.contains(m)), "at {fen}");
     if raw_check {
         let mut n = 0;
         for raw in 1..=u16::MAX {

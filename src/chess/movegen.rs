@@ -165,8 +165,10 @@ const ALL: u8 = 0;
 const TACTICAL: u8 = 1;
 const QUIET: u8 = 2;
 
+/// `KING_SAFE`: each king step is tested for attacks (else it is left to the caller, see
+/// [`moves_with_untested_king_steps`]).
 #[inline(always)]
-fn generate<S: Sink, const KIND: u8>(pos: &Position, sink: &mut S) {
+fn generate<S: Sink, const KIND: u8, const KING_SAFE: bool>(pos: &Position, sink: &mut S) {
     let us = pos.side_to_move();
     let them = us.flip();
     let our = pos.color(us);
@@ -190,7 +192,7 @@ fn generate<S: Sink, const KIND: u8>(pos: &Position, sink: &mut S) {
     let occ_no_king = occ ^ Bitboard::from_square(ksq);
     let mut safe = Bitboard::EMPTY;
     for to in king_targets {
-        if !pos.is_square_attacked_with(to, them, occ_no_king) {
+        if !KING_SAFE || !pos.is_square_attacked_with(to, them, occ_no_king) {
             safe = safe.with(to);
         }
     }
@@ -391,16 +393,36 @@ fn shift_east(b: Bitboard, us: Color) -> Bitboard {
 /// All legal moves.
 pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate::<MoveList, ALL>(pos, &mut list);
+    generate::<MoveList, ALL, true>(pos, &mut list);
     list
+}
+
+/// The legal moves into `list` (emptied first), except that the king's steps (its moves other
+/// than castling) are not tested for attacks: each must pass [`king_step_is_safe`] before it
+/// is played. They come first; the result is how many there are. For a search that looks at
+/// every move but plays few of them: most of those tests are never needed.
+pub fn moves_with_untested_king_steps(pos: &Position, list: &mut MoveList) -> usize {
+    list.clear();
+    generate::<MoveList, ALL, false>(pos, list);
+    // The generator emits a step onto every square not ours, first.
+    let us = pos.side_to_move();
+    (attacks::king_attacks(pos.king_square(us)) & !pos.color(us)).count() as usize
+}
+
+/// Does the king step `m` (see [`moves_with_untested_king_steps`]) of the side to move land on
+/// a safe square?
+#[inline]
+pub fn king_step_is_safe(pos: &Position, m: Move) -> bool {
+    let from = Bitboard::from_square(m.from());
+    !pos.is_square_attacked_with(m.to(), pos.side_to_move().flip(), pos.occupied() ^ from)
 }
 
 /// Legal moves of one kind (all, tactical or quiet), appended to `list`.
 pub fn generate_into(pos: &Position, kind: GenKind, list: &mut MoveList) {
     match kind {
-        GenKind::All => generate::<MoveList, ALL>(pos, list),
-        GenKind::Tactical => generate::<MoveList, TACTICAL>(pos, list),
-        GenKind::Quiet => generate::<MoveList, QUIET>(pos, list),
+        GenKind::All => generate::<MoveList, ALL, true>(pos, list),
+        GenKind::Tactical => generate::<MoveList, TACTICAL, true>(pos, list),
+        GenKind::Quiet => generate::<MoveList, QUIET, true>(pos, list),
     }
 }
 
@@ -408,7 +430,7 @@ pub fn generate_into(pos: &Position, kind: GenKind, list: &mut MoveList) {
 #[inline]
 pub fn count_legal(pos: &Position) -> u64 {
     let mut c = Counter(0);
-    generate::<Counter, ALL>(pos, &mut c);
+    generate::<Counter, ALL, true>(pos, &mut c);
     c.0
 }
 

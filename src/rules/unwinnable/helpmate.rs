@@ -19,7 +19,7 @@ use super::material;
 use super::reach::Reach;
 use super::table::Table;
 use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
-use crate::chess::movegen::legal_moves;
+use crate::chess::movegen::{king_step_is_safe, moves_with_untested_king_steps, MoveList};
 use crate::chess::{Bitboard, Color, Move, PieceType, Position, Square};
 use std::sync::LazyLock;
 
@@ -72,18 +72,29 @@ pub fn search(
 ) -> Outcome {
     let plans = Plan::candidates(pos, winner, reach);
     let Some(&first) = plans.first() else { return Outcome { line: None, exhausted: false, nodes: 0 } };
-    let mut s =
-        Search { winner, table, nodes: 0, limit, iteration_limit: 0, line: Vec::new(), plan: first, order: Vec::new() };
+    let mut s = Search {
+        winner,
+        table,
+        nodes: 0,
+        limit,
+        iteration_limit: 0,
+        line: Vec::new(),
+        plan: first,
+        memo: Memo::new(),
+        moves: MoveList::new(),
+        order: Vec::new(),
+    };
     let start = *progress;
     for bound in start.bound..=MAX_BOUND {
         let skip = if bound == start.bound { start.plan } else { 0 };
         for (i, &plan) in plans.iter().enumerate().skip(skip) {
             s.plan = plan;
+            s.memo = Memo::new();
 
             s.table.clear();
             s.iteration_limit = s.nodes + NODES_PER_BOUND * bound as u64;
             let mut stopped = false;
-            if s.dfs(pos, bound, false, &mut stopped) {
+            if s.dfs(pos, bound, false, true, &mut stopped) {
                 return Outcome { line: Some(s.line), exhausted: false, nodes: s.nodes };
             }
             if !stopped {
@@ -109,14 +120,20 @@ struct Search<'t> {
     iteration_limit: u64,
     line: Vec<Move>,
     plan: Plan,
+    /// The plan's distances asked for so far.
+    memo: Memo,
+    /// The moves of the node being classified (scratch: the order keys hold them after).
+    moves: MoveList,
     /// Move order keys of the nodes on the current line.
     order: Vec<u32>,
 }
 
 impl Search<'_> {
     /// True when a mate is found (the line is then in `self.line`). `stopped` is set when any
-    /// branch was cut by the bound or a node limit.
-    fn dfs(&mut self, pos: &Position, bound: i32, progress: bool, stopped: &mut bool) -> bool {
+    /// branch was cut by the bound or a node limit. `material_changed`: the last move took
+    /// or promoted (else the material proof of the node before still fails here: it depends
+    /// only on the pieces and the colour of the bishops' squares).
+    fn dfs(&mut self, pos: &Position, bound: i32, progress: bool, material_changed: bool, stopped: &mut bool) -> bool {
         let loser_to_move = pos.side_to_move() != self.winner;
         if bound <= 0 && !(loser_to_move && pos.in_check()) {
             *stopped = true;
@@ -127,8 +144,12 @@ impl Search<'_> {
             *stopped = true; // searched before (it may be on the current path): not proof of anything
             return false;
         }
-        let moves = legal_moves(pos);
-        if moves.is_empty() {
+        // King steps are tested only when played, or when no other move could show that the
+        // side has a legal move.
+        let king_steps = moves_with_untested_king_steps(pos, &mut self.moves);
+        let king = pos.king_square(pos.side_to_move());
+        let playable = |m: Move| m.from() != king || m.is_castling() || king_step_is_safe(pos, m);
+        if self.moves.len() == king_steps && !self.moves.iter().any(|&m| king_step_is_safe(pos, m)) {
             return loser_to_move && pos.in_check();
         }
         if bound <= 0 || pos.halfmove_clock() >= 150 {
@@ -136,7 +157,7 @@ impl Search<'_> {
             *stopped = true;
             return false;
         }
-        if material::prove(pos, self.winner).is_some() {
+        if material_changed && material::prove(pos, self.winner).is_some() {
             return false;
         }
         if self.nodes >= self.iteration_limit || self.nodes >= self.limit {
@@ -145,31 +166,71 @@ impl Search<'_> {
         }
         self.table.put(key, bound);
         // Each move's order key (cheapest first, then the higher score; the move in the low
-        // bits), on a scratch stack shared by all nodes; picked one at a time, as most nodes
-        // need only the first.
+        // bits), on a scratch stack shared by all nodes. The first is picked alone, as it is
+        // often all a node needs; when it fails, most often all do: the rest is sorted once.
         let base = self.order.len();
-        for &m in moves.iter() {
-            let (cost, score) = self.plan.classify(pos, m, loser_to_move);
-            self.order.push(((AGAINST - cost) as u32) << 27 | (score as u32) << 16 | m.raw() as u32);
-        }
-        let n = self.order.len() - base;
-        for picked in base..base + n {
-            let mut best = picked;
-            for i in picked + 1..base + n {
-                if self.order[i] > self.order[best] {
-                    best = i;
+        let (plan, memo) = (&self.plan, &mut self.memo);
+        self.order.extend(self.moves.iter().map(|&m| {
+            let (cost, score) = plan.classify(memo, pos, m, loser_to_move);
+            ((AGAINST - cost) as u32) << 27 | (score as u32) << 16 | m.raw() as u32
+        }));
+        let end = self.order.len();
+        let mut sorted = false;
+        let mut discoverers = None;
+        for picked in base..end {
+            if !sorted {
+                let rest = &mut self.order[picked..end];
+                if picked == base {
+                    let best = (1..rest.len()).fold(0, |b, i| if rest[i] > rest[b] { i } else { b });
+                    rest.swap(0, best);
+                } else {
+                    rest.sort_unstable_by(|a, b| b.cmp(a));
+                    sorted = true;
                 }
             }
-            self.order.swap(picked, best);
             let key = self.order[picked];
             let Some(m) = Move::from_raw(key as u16) else { continue };
+            if !playable(m) {
+                continue;
+            }
             let cost = AGAINST - (key >> 27) as i32;
+            // The child stops at once when this move spends the bound (and is not a free reply
+            // to progress), unless the loser is then in check and may be mated. The moves after
+            // it cost as much or more: the same holds for them.
+            if bound <= cost && !(progress && cost == NORMAL) {
+                if loser_to_move {
+                    // Each child is a node, cut by the bound: count them without playing them.
+                    let rest = self.order[picked..end].iter().filter_map(|&k| Move::from_raw(k as u16));
+                    let count = rest.filter(|&m| playable(m)).count() as u64;
+                    self.nodes = (self.nodes + count).min(self.limit); // (below the limit before)
+                    *stopped = true;
+                    self.order.truncate(base);
+                    return false;
+                }
+                // The winner's moves: each one that does not check is a node cut by the bound,
+                // counted without playing it; a check is played (it may mate). All the rest
+                // are tried, in order.
+                if !sorted {
+                    self.order[picked + 1..end].sort_unstable_by(|a, b| b.cmp(a));
+                    sorted = true;
+                }
+                let d = *discoverers.get_or_insert_with(|| pos.discovered_check_candidates());
+                if !pos.gives_check_with(m, d) {
+                    self.nodes += 1;
+                    *stopped = true;
+                    if self.nodes >= self.limit {
+                        self.order.truncate(base);
+                        return false;
+                    }
+                    continue;
+                }
+            }
             let child = pos.make_move(m);
             // A reply to progress is free, unless it is a check (which disturbs the plan).
             let paid = if cost == NORMAL && progress && !child.in_check() { FREE } else { cost };
             self.nodes += 1;
             self.line.push(m);
-            if self.dfs(&child, bound - paid, cost == FREE, stopped) {
+            if self.dfs(&child, bound - paid, cost == FREE, m.is_capture() || m.is_promotion(), stopped) {
                 self.order.truncate(base);
                 return true;
             }
@@ -310,18 +371,22 @@ impl Plan {
     }
 
     /// Does a loser's piece of `kind` moving `from` → `to` come closer to a blocking square?
-    fn blocker_closer(&self, kind: PieceType, from: Square, to: Square) -> bool {
+    fn blocker_closer(&self, memo: &mut Memo, kind: PieceType, from: Square, to: Square) -> bool {
         match slot(kind) {
             Some(i) if self.walls_known => {
                 let moves = &self.blocker_moves[i];
                 moves[to.index()] < moves[from.index()]
             }
-            _ => set_distance(kind, to, self.blocker_targets) < set_distance(kind, from, self.blocker_targets),
+            Some(i) => {
+                let row = &mut memo.blockers[i];
+                Memo::get(row, kind, to, self.blocker_targets) < Memo::get(row, kind, from, self.blocker_targets)
+            }
+            None => set_distance(kind, to, self.blocker_targets) < set_distance(kind, from, self.blocker_targets),
         }
     }
 
     /// (cost, ordering score) of `m` in `pos`.
-    fn classify(&self, pos: &Position, m: Move, loser_to_move: bool) -> (i32, i32) {
+    fn classify(&self, memo: &mut Memo, pos: &Position, m: Move, loser_to_move: bool) -> (i32, i32) {
         let Some(piece) = pos.piece_at(m.from()) else { return (NORMAL, 0) };
         let (from, to) = (m.from(), m.to());
         let victim = pos.captured_piece(m);
@@ -350,8 +415,8 @@ impl Plan {
                 }
                 PieceType::Knight
                     if self.king_target.is_none()
-                        && set_distance(PieceType::Knight, to, self.knight_checks)
-                            < set_distance(PieceType::Knight, from, self.knight_checks) =>
+                        && Memo::get(&mut memo.knight_checks, PieceType::Knight, to, self.knight_checks)
+                            < Memo::get(&mut memo.knight_checks, PieceType::Knight, from, self.knight_checks) =>
                 {
                     return (FREE, 150);
                 }
@@ -372,11 +437,37 @@ impl Plan {
                 let heavy = matches!(m.promotion(), Some(PieceType::Queen | PieceType::Rook));
                 return if heavy { (AGAINST, 0) } else { (FREE, 100) };
             }
-            if !self.strong && piece.kind != PieceType::Pawn && self.blocker_closer(piece.kind, from, to) {
+            if !self.strong && piece.kind != PieceType::Pawn && self.blocker_closer(memo, piece.kind, from, to) {
                 return (FREE, 100); // a blocker on its way
             }
             (NORMAL, 0)
         }
+    }
+}
+
+/// The [`set_distance`]s of one plan, each worked out the first time it is asked for (a
+/// search classifies the same few squares' moves over and over; most need few squares).
+struct Memo {
+    /// From each square to the knight's checking squares ([`Plan::knight_checks`]).
+    knight_checks: [u8; 64],
+    /// From each square to the blocking squares, by [`slot`].
+    blockers: [[u8; 64]; 4],
+}
+
+impl Memo {
+    const UNKNOWN: u8 = u8::MAX;
+
+    fn new() -> Memo {
+        Memo { knight_checks: [Memo::UNKNOWN; 64], blockers: [[Memo::UNKNOWN; 64]; 4] }
+    }
+
+    /// `set_distance(kind, sq, set)`, `row` keeping the distances of that kind and set.
+    #[inline]
+    fn get(row: &mut [u8; 64], kind: PieceType, sq: Square, set: Bitboard) -> i32 {
+        if row[sq.index()] == Memo::UNKNOWN {
+            row[sq.index()] = set_distance(kind, sq, set) as u8; // at most 8
+        }
+        row[sq.index()] as i32
     }
 }
 
@@ -458,9 +549,24 @@ fn value(p: PieceType) -> i32 {
 
 /// King distance.
 pub(super) fn distance(a: Square, b: Square) -> i32 {
-    let (a, b) = (a.index() as i32, b.index() as i32);
-    ((a & 7) - (b & 7)).abs().max(((a >> 3) - (b >> 3)).abs())
+    KING_DISTANCE[a.index()][b.index()] as i32
 }
+
+/// [`distance`] by table: move ordering asks for it for every king move.
+static KING_DISTANCE: [[u8; 64]; 64] = {
+    let mut t = [[0; 64]; 64];
+    let mut a: i32 = 0;
+    while a < 64 {
+        let mut b: i32 = 0;
+        while b < 64 {
+            let (files, ranks) = ((a % 8 - b % 8).abs(), (a / 8 - b / 8).abs());
+            t[a as usize][b as usize] = if files > ranks { files } else { ranks } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
 
 /// Knight moves from `a` to `b` on an empty board.
 fn knight_distance(a: Square, b: Square) -> i32 {
@@ -494,6 +600,7 @@ static KNIGHT_DISTANCE: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
 mod tests {
     use super::*;
     use crate::chess::attacks;
+    use crate::chess::movegen::legal_moves;
 
     fn mate_line(fen: &str, winner: Color) -> Option<Vec<Move>> {
         attacks::init();
@@ -524,6 +631,17 @@ mod tests {
         ] {
             let line = mate_line(fen, winner).unwrap_or_else(|| panic!("no helpmate found in {fen}"));
             assert!(replays_to_mate(fen, &line, winner), "{fen}: {line:?}");
+        }
+    }
+
+    #[test]
+    fn king_distances_by_table() {
+        for a in Square::all() {
+            for b in Square::all() {
+                let (files, ranks) =
+                    (a.index() as i32 % 8 - b.index() as i32 % 8, a.index() as i32 / 8 - b.index() as i32 / 8);
+                assert_eq!(distance(a, b), files.abs().max(ranks.abs()), "{a} {b}");
+            }
         }
     }
 
