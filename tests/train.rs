@@ -71,6 +71,10 @@ fn trains_a_network_the_engine_reads_the_same_for_any_thread_count() {
     assert!(o.status.success(), "{err}");
     assert!(o.stdout.is_empty());
     assert!(err.contains("skipped 4 malformed lines"), "{err}");
+    assert!(
+        err.contains("win probability sigmoid(cp / ") && err.contains("fitted to the training positions' results"),
+        "{err}"
+    );
     for epoch in 1..=3 {
         assert!(err.contains(&format!("epoch {epoch:3}/3: training ")), "{err}");
     }
@@ -109,6 +113,7 @@ fn bad_command_lines_exit_2_with_the_reason() {
         (&["train", "--data", "data.txt", "--epochs", "0"], "--epochs"),
         (&["train", "--data", "data.txt", "--validation", "0.9"], "--validation"),
         (&["train", "--data", "data.txt", "--power", "9"], "--power"),
+        (&["train", "--data", "data.txt", "--sigmoid-cp", "0"], "--sigmoid-cp"),
         (&["train", "--data", "data.txt", "--lr=-1"], "--lr"),
         (&["train", "--data", "data.txt", "--out", "no/such/dir/net.nnue"], "no directory no/such/dir"),
         (&["train", "--data", "data.txt", "--resume", "junk.ckpt"], "cannot resume from junk.ckpt"),

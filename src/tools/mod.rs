@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod explain;
 pub mod levels;
+pub mod minimise;
 pub mod perft;
 pub mod referee;
 pub mod selfplay;

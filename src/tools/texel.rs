@@ -253,18 +253,7 @@ fn loss(data: &Dataset, idx: &[usize], params: &[f64], k: f64, lambda: f64) -> f
 /// The K that minimises the loss against `lambda`'s target for fixed weights
 /// (golden-section search).
 fn fit_k(data: &Dataset, idx: &[usize], params: &[f64], lambda: f64) -> f64 {
-    let (mut a, mut b) = (0.2, 4.0);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..40 {
-        let c = b - g * (b - a);
-        let d = a + g * (b - a);
-        if loss(data, idx, params, c, lambda) < loss(data, idx, params, d, lambda) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    (a + b) / 2.0
+    super::minimise::golden_section(0.2, 4.0, 40, |k| loss(data, idx, params, k, lambda))
 }
 
 /// The training objective: [`loss`] plus the `--reg` penalty on the distance from `prior`.

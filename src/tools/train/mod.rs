@@ -1,9 +1,10 @@
 //! `arbiter train`: trains the neural evaluation ([`crate::engine::nnue`]) on the positions
 //! `selfplay --datagen` writes, and writes it as a network file the engine reads.
 //!
-//! The prediction for a position is `p = sigmoid(cp / 400)` with `cp` the float network's
-//! output times SCALE; the target `t = lambda * result + (1 - lambda) * sigmoid(score / 400)`
-//! (result and search score from the side to move's view); the loss `|p - t|^power`, averaged
+//! The prediction for a position is `p = sigmoid(cp / S)` with `cp` the float network's
+//! output times SCALE; the target `t = lambda * result + (1 - lambda) * sigmoid(score / S)`
+//! (result and search score from the side to move's view; `S` fitted so that the search score
+//! predicts the results best, [`model::fit_sigmoid_cp`]); the loss `|p - t|^power`, averaged
 //! over a mini-batch. AdamW with a cosine learning-rate schedule; weights clipped so that
 //! quantisation cannot overflow ([`model::CLIP`]). The batch is split into [`SHARDS`] fixed
 //! parts, each with its own gradient buffer, summed in order: a run is the same bits for a
@@ -72,6 +73,11 @@ pub struct TrainArgs {
     /// The loss's power: |p - t|^power.
     #[arg(long, default_value_t = 2.0)]
     pub power: f32,
+    /// Centipawns per unit of the win-probability sigmoid, sigmoid(cp / S), for the search score
+    /// and the network alike (default: fitted to the training positions' game results, so
+    /// that result and score agree and the network's centipawns are the search's own)
+    #[arg(long)]
+    pub sigmoid_cp: Option<f32>,
     /// Seed of the initial weights, the validation split and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -200,6 +206,9 @@ impl TrainArgs {
         if !(self.weight_decay >= 0.0 && self.weight_decay.is_finite()) {
             return bad(format!("--weight-decay must be >= 0 (got {})", self.weight_decay));
         }
+        if self.sigmoid_cp.is_some_and(|s| !(10.0..=10_000.0).contains(&s)) {
+            return bad("--sigmoid-cp must be within 10..10000".into());
+        }
         if self.max_score.is_some_and(|m| m.is_nan() || m <= 0.0) {
             return bad("--max-score must be > 0".into());
         }
@@ -215,7 +224,8 @@ impl TrainArgs {
             lr: self.lr,
             lr_end,
             weight_decay: self.weight_decay,
-            loss: LossSpec { lambda: self.lambda, power: self.power },
+            // Fitted to the data once it is loaded when not given.
+            loss: LossSpec { lambda: self.lambda, power: self.power, sigmoid_cp: self.sigmoid_cp.unwrap_or(0.0) },
             seed: self.seed,
             qat_epochs: self.qat_epochs,
         })
@@ -240,7 +250,7 @@ fn mean_losses(
     spec: &LossSpec,
     predict: impl Fn(&Sample, &mut Activations) -> f32 + Sync,
 ) -> (f64, f64) {
-    let results = LossSpec { lambda: 1.0, power: 2.0 };
+    let results = LossSpec { lambda: 1.0, power: 2.0, ..*spec };
     let idx: Vec<usize> = (0..data.len()).collect();
     let parts: Vec<(f64, f64)> = idx
         .par_chunks(4096)
@@ -365,7 +375,7 @@ pub fn run(args: TrainArgs) -> ExitCode {
 }
 
 fn run_with(args: &TrainArgs) -> Result<(), TrainError> {
-    let cfg = args.config()?;
+    let mut cfg = args.config()?;
     let mut model = match &args.resume {
         Some(path) => {
             let bytes =
@@ -397,6 +407,14 @@ fn run_with(args: &TrainArgs) -> Result<(), TrainError> {
     if loaded.train.is_empty() {
         return Err(TrainError::NoPositions);
     }
+    if args.sigmoid_cp.is_none() {
+        cfg.loss.sigmoid_cp = model::fit_sigmoid_cp(&loaded.train);
+    }
+    eprintln!(
+        "win probability sigmoid(cp / {:.1}){}",
+        cfg.loss.sigmoid_cp,
+        if args.sigmoid_cp.is_some() { " (--sigmoid-cp)" } else { ": fitted to the training positions' results" }
+    );
     if !loaded.valid.is_empty() {
         let (l, r) = score_baseline(&loaded.valid, &cfg.loss);
         eprintln!("the search score as the prediction: validation {l:.6} (vs results {r:.6})");
@@ -530,7 +548,7 @@ mod tests {
             lr: 0.003,
             lr_end: 0.0001,
             weight_decay: 0.01,
-            loss: LossSpec { lambda: 0.2, power: 2.0 },
+            loss: LossSpec { lambda: 0.2, power: 2.0, sigmoid_cp: 400.0 },
             seed: 1,
             qat_epochs: 0,
         };
@@ -573,7 +591,7 @@ mod tests {
             lr: 0.002,
             lr_end: 0.0,
             weight_decay: 0.01,
-            loss: LossSpec { lambda: 0.5, power: 2.5 },
+            loss: LossSpec { lambda: 0.5, power: 2.5, sigmoid_cp: 300.0 },
             seed: 4,
             qat_epochs: 1,
         };

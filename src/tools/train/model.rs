@@ -15,6 +15,7 @@ use super::data::{Dataset, Sample, MAX_PIECES};
 use crate::chess::Position;
 use crate::engine::nnue::{Network, BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE};
 use crate::tools::selfplay::openings::SplitMix64;
+use rayon::prelude::*;
 use std::fmt;
 
 /// Offsets of the parameter blocks in [`Model::params`] (the layout of [`Network`]'s fields).
@@ -33,9 +34,9 @@ pub const CLIP: f32 = 1.98;
 const _: () = assert!((MAX_PIECES as f32 + 1.0) * CLIP * QA as f32 <= i16::MAX as f32);
 const _: () = assert!(CLIP * (QB as f32) < 127.5);
 
-/// Centipawns per unit of the sigmoid's argument: a win probability `sigmoid(cp / 400)`,
-/// for the prediction and the search score alike.
-pub const SIGMOID_CP: f32 = 400.0;
+/// The scale the trainer used before it fitted one (`--sigmoid-cp 400` reproduces the
+/// networks trained then).
+pub const LEGACY_SIGMOID_CP: f32 = 400.0;
 
 /// The float network, parameters in one vector (blocks at [`FT_WEIGHTS`] ...).
 #[derive(Clone, Debug, PartialEq)]
@@ -62,6 +63,31 @@ pub struct LossSpec {
     pub lambda: f32,
     /// The loss is `|p - t|^power`.
     pub power: f32,
+    /// Centipawns per unit of the sigmoid's argument: a win probability `sigmoid(cp / S)`, for
+    /// the prediction and the search score alike. Fitted to the game results
+    /// ([`fit_sigmoid_cp`]), the result and the score in the target agree, and the network's
+    /// centipawns are the search's own (the scale its pruning margins were set for).
+    pub sigmoid_cp: f32,
+}
+
+/// The `sigmoid_cp` that makes `sigmoid(score / sigmoid_cp)` predict the game results of
+/// `data` best (least squares; golden-section search over 50..1000 cp, sums in a fixed order).
+pub fn fit_sigmoid_cp(data: &Dataset) -> f32 {
+    let idx: Vec<usize> = (0..data.len()).collect();
+    let error = |cp: f64| {
+        let parts: Vec<f64> = idx
+            .par_chunks(8192)
+            .map(|chunk| {
+                chunk.iter().fold(0.0, |sum, &i| {
+                    let s = data.sample(i);
+                    let d = f64::from(s.result) - 1.0 / (1.0 + (-f64::from(s.score) / cp).exp());
+                    sum + d * d
+                })
+            })
+            .collect();
+        parts.iter().sum::<f64>()
+    };
+    crate::tools::minimise::golden_section(50.0, 1000.0, 40, error) as f32
 }
 
 pub fn sigmoid(x: f32) -> f32 {
@@ -69,18 +95,18 @@ pub fn sigmoid(x: f32) -> f32 {
 }
 
 impl LossSpec {
-    /// The target: `lambda * result + (1 - lambda) * sigmoid(score / 400)`.
+    /// The target: `lambda * result + (1 - lambda) * sigmoid(score / sigmoid_cp)`.
     pub fn target(&self, s: &Sample) -> f32 {
-        self.lambda * s.result + (1.0 - self.lambda) * sigmoid(s.score / SIGMOID_CP)
+        self.lambda * s.result + (1.0 - self.lambda) * sigmoid(s.score / self.sigmoid_cp)
     }
 
     /// The loss for network output `y` (in units of SCALE) and its slope d loss / d y.
     pub fn loss_and_slope(&self, y: f32, s: &Sample) -> (f32, f32) {
-        let p = sigmoid(y * SCALE as f32 / SIGMOID_CP);
+        let p = sigmoid(y * SCALE as f32 / self.sigmoid_cp);
         let d = p - self.target(s);
         let a = d.abs();
         let loss = a.powf(self.power);
-        let slope = self.power * a.powf(self.power - 1.0) * d.signum() * p * (1.0 - p) * SCALE as f32 / SIGMOID_CP;
+        let slope = self.power * a.powf(self.power - 1.0) * d.signum() * p * (1.0 - p) * SCALE as f32 / self.sigmoid_cp;
         (loss, if a == 0.0 { 0.0 } else { slope })
     }
 }
@@ -317,10 +343,29 @@ mod tests {
     }
 
     #[test]
+    fn the_fitted_sigmoid_scale_is_the_one_the_results_follow() {
+        // At each score, wins in proportion sigmoid(score / 250), the rest losses.
+        crate::chess::attacks::init();
+        let pos = Position::startpos();
+        let mut d = Dataset::default();
+        for score in (-1200..=1200).step_by(40) {
+            let wins = (1000.0 * sigmoid(score as f32 / 250.0)).round() as usize;
+            for k in 0..1000 {
+                d.push(&pos, score as f32, if k < wins { 1.0 } else { 0.0 });
+            }
+        }
+        let cp = fit_sigmoid_cp(&d);
+        assert!((cp - 250.0).abs() < 2.0, "{cp}");
+    }
+
+    #[test]
     fn the_gradient_is_the_losss_slope() {
         let d = sample_data();
         let m = busy_model(5);
-        for spec in [LossSpec { lambda: 0.5, power: 2.0 }, LossSpec { lambda: 0.2, power: 2.5 }] {
+        for spec in [
+            LossSpec { lambda: 0.5, power: 2.0, sigmoid_cp: 400.0 },
+            LossSpec { lambda: 0.2, power: 2.5, sigmoid_cp: 230.0 },
+        ] {
             let mut grad = vec![0.0f32; PARAMS];
             let mut act = Activations::default();
             for i in 0..d.len() {
