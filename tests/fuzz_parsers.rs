@@ -19,9 +19,9 @@ use arbiter::chess::notation::{parse_move, parse_san, parse_san_syntax, parse_uc
 use arbiter::chess::{legal_moves, Position};
 use arbiter::engine::options::parse_option;
 use arbiter::engine::{Engine, EngineOptions};
-use arbiter::explain::{explain, json, svg, text, Lang};
+use arbiter::explain::{explain, json, svg, text};
 use arbiter::rules::pgn::{read_pgn, write_pgn};
-use arbiter::tools::explain::{build_game, ExplainArgs};
+use arbiter::tools::explain::ExplainArgs;
 use arbiter::tools::perft::parse_perft_epd;
 use arbiter::uci::protocol::{parse, Command};
 use common::hostile::{self, Rng, KINDS};
@@ -539,11 +539,11 @@ fn fuzz_explain_cli(total: usize, seed: u64) {
             }
         };
         // What `run_explain` does, without its stdout and file writes.
-        let lang = match Lang::parse(&args.lang) {
-            Some(l) => l,
-            None => continue,
+        let lang = match args.position.language() {
+            Ok(l) => l,
+            Err(_) => continue,
         };
-        let game = match build_game(args.fen.as_deref(), args.moves.as_deref()) {
+        let game = match args.position.game() {
             Ok(g) => g,
             Err(e) => {
                 assert!(!e.to_string().is_empty());

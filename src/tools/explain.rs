@@ -9,9 +9,9 @@
 //! `--resign SIDE` / `--flag SIDE`: the result of that player resigning (5.1.2) or losing on
 //! time (6.9) now, as the referee rules it.
 
-use crate::chess::Color;
-use crate::explain::{explain, json, ruling_note, svg, text, Lang};
-use crate::rules::{Act, Game, GameError};
+use crate::explain::{explain, json, ruling_note, svg, text};
+use crate::rules::Act;
+use crate::tools::position_args::{parse_player, PositionArgs};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,18 +19,8 @@ use std::process::ExitCode;
 /// Arguments of `arbiter explain`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ExplainArgs {
-    /// Position to start from (default: the standard starting position).
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// The game's moves so far, one argument, space-separated, UCI or SAN (feeds repetition and the clocks).
-    #[arg(long)]
-    pub moves: Option<String>,
-    /// Language of the text: en or zh.
-    #[arg(long, default_value = "en")]
-    pub lang: String,
-    /// Print one JSON object on one line instead of text.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub position: PositionArgs,
     /// The result if this player (white or black) resigned now: a loss, or a draw when the
     /// opponent cannot checkmate by any series of legal moves (FIDE 5.1.2).
     #[arg(long, value_name = "SIDE", conflicts_with = "flag")]
@@ -47,20 +37,16 @@ pub struct ExplainArgs {
     pub mv: Vec<String>,
 }
 
-/// Builds the game from `--fen` and `--moves`.
-pub fn build_game(fen: Option<&str>, moves: Option<&str>) -> Result<Game, GameError> {
-    let list: Vec<&str> = moves.map(|m| m.split_whitespace().collect()).unwrap_or_default();
-    Game::from_fen_and_moves(fen, &list)
-}
-
 /// Runs `arbiter explain`; never panics on any input.
 pub fn run(args: ExplainArgs) -> ExitCode {
-    let Some(lang) = Lang::parse(&args.lang) else {
-        let codes: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
-        eprintln!("error: --lang '{}' is not supported; use {}", args.lang, codes.join(" or "));
-        return ExitCode::from(2);
+    let lang = match args.position.language() {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
     };
-    let game = match build_game(args.fen.as_deref(), args.moves.as_deref()) {
+    let game = match args.position.game() {
         Ok(g) => g,
         Err(e) => {
             eprintln!("error: {e}");
@@ -71,13 +57,9 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     if let Some((act, who)) =
         args.resign.as_ref().map(|s| (Act::Resignation, s)).or(args.flag.as_ref().map(|s| (Act::FlagFall, s)))
     {
-        let side = match who.to_ascii_lowercase().as_str() {
-            "white" | "w" => Color::White,
-            "black" | "b" => Color::Black,
-            other => {
-                eprintln!("error: '{other}' is not a player: use white or black");
-                return ExitCode::from(2);
-            }
+        let Some(side) = parse_player(who) else {
+            eprintln!("error: '{}' is not a player: use white or black", who.to_ascii_lowercase());
+            return ExitCode::from(2);
         };
         if !move_text.trim().is_empty() {
             eprintln!("error: --resign and --flag judge the position itself; give no MOVE with them");
@@ -89,7 +71,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         }
         .for_reader(game.current());
         let note = ruling_note(game.current(), &ruling);
-        let line = if args.json {
+        let line = if args.position.json {
             json::Object::new()
                 .str("fen", &game.current().to_fen())
                 .str("side", side.name())
@@ -110,7 +92,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     let mut out: Vec<String> = Vec::new();
     let svg_doc = if move_text.trim().is_empty() {
         let report = game.report().for_reader(game.current());
-        if args.json {
+        if args.position.json {
             out.push(json::report(&report));
         } else {
             out.extend(text::render_report(&report, lang));
@@ -118,7 +100,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         args.svg.as_ref().map(|_| svg::position_svg(&game, lang))
     } else {
         let ex = explain(&game, &move_text).for_reader(&game);
-        if args.json {
+        if args.position.json {
             out.push(json::explanation(&ex, lang));
         } else {
             out.extend(text::render_explanation(&ex, lang));

@@ -6,6 +6,7 @@ pub mod explain;
 pub mod levels;
 pub mod minimise;
 pub mod perft;
+pub mod position_args;
 pub mod referee;
 pub mod selfplay;
 pub mod texel;

@@ -7,7 +7,8 @@
 use crate::chess::{Color, Position};
 use crate::explain::{json, note_text, Lang, MateFact, Note};
 use crate::rules::unwinnable::{self, decide, Budget, Decision, Verdict};
-use crate::rules::{dead, referee, Game};
+use crate::rules::{dead, referee};
+use crate::tools::position_args::{parse_player, PositionArgs};
 use crate::tools::referee::outcome_note;
 use std::io::Write;
 use std::path::PathBuf;
@@ -17,24 +18,14 @@ use std::time::Instant;
 /// Arguments of `arbiter unwinnable`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct UnwinnableArgs {
-    /// Position to analyse (default: the standard starting position).
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// Moves played from the FEN first, one argument, space-separated, UCI or SAN.
-    #[arg(long)]
-    pub moves: Option<String>,
+    #[command(flatten)]
+    pub position: PositionArgs,
     /// Whose chances to decide: white, black or both.
     #[arg(long, default_value = "both")]
     pub side: String,
     /// Search budget per player, in positions visited.
     #[arg(long, default_value_t = Budget::DEFAULT_NODES)]
     pub budget: u64,
-    /// One JSON object per position on one line instead of text.
-    #[arg(long)]
-    pub json: bool,
-    /// Language of the text: en or zh.
-    #[arg(long, default_value = "en")]
-    pub lang: String,
     /// Batch: one FEN per line (4 or 6 fields; anything after them ignored; `#` lines and
     /// blank lines skipped), answered in order.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves"])]
@@ -43,16 +34,19 @@ pub struct UnwinnableArgs {
 
 /// Runs `arbiter unwinnable`; never panics on any input.
 pub fn run(args: UnwinnableArgs) -> ExitCode {
-    let Some(lang) = Lang::parse(&args.lang) else {
-        eprintln!("error: --lang '{}' is not supported; use en or zh", args.lang);
-        return ExitCode::from(2);
+    let lang = match args.position.language() {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
     };
-    let sides: &[Color] = match args.side.to_ascii_lowercase().as_str() {
-        "white" | "w" => &[Color::White],
-        "black" | "b" => &[Color::Black],
-        "both" => &[Color::White, Color::Black],
-        other => {
-            eprintln!("error: --side '{other}' is not one of white, black, both");
+    let sides: &[Color] = match parse_player(&args.side) {
+        Some(Color::White) => &[Color::White],
+        Some(Color::Black) => &[Color::Black],
+        None if args.side.eq_ignore_ascii_case("both") => &Color::ALL,
+        None => {
+            eprintln!("error: --side '{}' is not one of white, black, both", args.side.to_ascii_lowercase());
             return ExitCode::from(2);
         }
     };
@@ -72,14 +66,13 @@ pub fn run(args: UnwinnableArgs) -> ExitCode {
                 Some(Err(e)) => Answer::error(line, &format!("bad FEN: {e}")),
                 None => Answer::error(line, "not a FEN (it needs at least 4 fields)"),
             };
-            if write_lines(&mut out, &answer.render(args.json, lang)).is_err() {
+            if write_lines(&mut out, &answer.render(args.position.json, lang)).is_err() {
                 break;
             }
         }
         return ExitCode::SUCCESS;
     }
-    let list: Vec<&str> = args.moves.as_deref().map(|m| m.split_whitespace().collect()).unwrap_or_default();
-    let game = match Game::from_fen_and_moves(args.fen.as_deref(), &list) {
+    let game = match args.position.game() {
         Ok(g) => g,
         Err(e) => {
             eprintln!("error: {e}");
@@ -87,12 +80,12 @@ pub fn run(args: UnwinnableArgs) -> ExitCode {
         }
     };
     let mut answer = Answer::of(game.current(), sides, budget);
-    if !args.json {
+    if !args.position.json {
         // Read by a person: the helpmates shortened (not in JSON, which gives the decision's
         // own line and time as the batch does, nor in the batch, which would pay at every line).
         answer.shorten_helpmates();
     }
-    let _ = write_lines(&mut out, &answer.render(args.json, lang));
+    let _ = write_lines(&mut out, &answer.render(args.position.json, lang));
     ExitCode::SUCCESS
 }
 
