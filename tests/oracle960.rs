@@ -7,31 +7,21 @@
 //! Skipped with a clear message when `python3 -c 'import chess'` fails (CI installs it).
 //! ORACLE960_GAMES and ORACLE960_SEED override the defaults.
 
-use arbiter::chess::notation::{parse_san, parse_uci_move, to_san};
-use arbiter::chess::{chess960, movegen, Position};
-use arbiter::explain::explain;
-use arbiter::rules::Game;
-use std::process::Command;
+mod common;
 
-fn python_chess_available() -> bool {
-    Command::new("python3").args(["-c", "import chess"]).output().map(|o| o.status.success()).unwrap_or(false)
-}
+use arbiter::chess::notation::parse_uci_move;
+use arbiter::chess::{chess960, movegen, Position};
+use arbiter::rules::Game;
+use common::oracle::{arbiter_says_legal, assert_no_mismatches, check_played_move, python_chess_output};
 
 #[test]
 fn agrees_with_python_chess_on_chess960() {
-    if !python_chess_available() {
-        eprintln!("SKIPPED Chess960 oracle test: python3 with python-chess not found (pip install chess)");
-        return;
-    }
     let games = std::env::var("ORACLE960_GAMES").unwrap_or_else(|_| "60".into());
     let seed = std::env::var("ORACLE960_SEED").unwrap_or_else(|_| "1".into());
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oracle/gen_960.py");
-    let out = Command::new("python3")
-        .args([script, "--games", &games, "--seed", &seed])
-        .output()
-        .expect("run the Chess960 oracle script");
-    assert!(out.status.success(), "oracle script failed: {}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let Some(text) = python_chess_output("Chess960 oracle test", "gen_960.py", &["--games", &games, "--seed", &seed])
+    else {
+        return;
+    };
     let mut game = Game::new(Position::startpos());
     let mut mismatches: Vec<String> = Vec::new();
     let (mut starts, mut positions, mut castlings, mut probes) = (0, 0, 0, 0);
@@ -73,40 +63,11 @@ fn agrees_with_python_chess_on_chess960() {
                     break;
                 };
                 castlings += usize::from(m.is_castling());
-                if to_san(&pos, m) != *san {
-                    mismatches.push(format!(
-                        "{}: SAN of {uci}: python {san}, Arbiter {}",
-                        pos.to_fen(),
-                        to_san(&pos, m)
-                    ));
-                }
-                if parse_san(&pos, san).ok() != Some(m) {
-                    mismatches.push(format!("{}: Arbiter does not read python's SAN {san} as {uci}", pos.to_fen()));
-                }
+                check_played_move(&game, m, uci, san, &mut mismatches);
                 if game.outcome().is_none() {
-                    for text in [*uci, *san] {
-                        let ex = explain(&game, text);
-                        if ex.legal.as_ref().map(|l| l.mv) != Some(m) {
-                            mismatches.push(format!("{}: explain {text}: {:?}", pos.to_fen(), ex.codes()));
-                        }
-                    }
-                    let ex = explain(&game, probe);
                     let theirs = *probe_legal == "1";
-                    if ex.legal.is_some() != theirs {
-                        mismatches.push(format!(
-                            "{}: probe {probe}: python {theirs}, explain {:?}",
-                            pos.to_fen(),
-                            ex.codes()
-                        ));
-                    }
-                    for lang in [arbiter::explain::Lang::En, arbiter::explain::Lang::Zh] {
-                        let lines = arbiter::explain::text::render_explanation(&ex, lang);
-                        if lines.iter().any(|l| l.trim().is_empty()) {
-                            mismatches.push(format!("{}: probe {probe}: empty text line", pos.to_fen()));
-                        }
-                    }
-                    if !theirs && ex.reasons.is_empty() {
-                        mismatches.push(format!("{}: probe {probe}: illegal without a reason", pos.to_fen()));
+                    if arbiter_says_legal(&game, probe, &mut mismatches) != theirs {
+                        mismatches.push(format!("{}: probe {probe}: python legal={theirs}", pos.to_fen()));
                     }
                     probes += 1;
                 }
@@ -122,10 +83,5 @@ fn agrees_with_python_chess_on_chess960() {
     );
     assert_eq!(starts, 960);
     assert!(positions >= 1000 && castlings >= 20, "too little exercised: {positions} positions, {castlings} castlings");
-    assert!(
-        mismatches.is_empty(),
-        "{} mismatches, first ones:\n{}",
-        mismatches.len(),
-        mismatches[..mismatches.len().min(20)].join("\n")
-    );
+    assert_no_mismatches(&mismatches);
 }

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod hostile;
+pub mod oracle;
 pub mod rng;
 
 use std::io::{BufRead, BufReader, Write};
