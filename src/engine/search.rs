@@ -816,6 +816,30 @@ impl<'a, E: StaticEval> Worker<'a, E> {
         false
     }
 
+    /// What every node of the main search and of quiescence does first: count itself and
+    /// end at once (`Some(score)`) when the search stops, on a draw by rule, or at the ply
+    /// limit (the static evaluation, or a draw in check).
+    #[inline(always)]
+    fn open_node(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.check_stop() {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(pos) {
+            return Some(DRAW);
+        }
+        if ply >= MAX_PLY - 2 {
+            if pos.in_check() {
+                return Some(DRAW);
+            }
+            self.enter(ply, pos);
+            return Some(self.evaluate(pos, ply));
+        }
+        None
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][0] = Some(m);
         let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
@@ -827,27 +851,14 @@ impl<'a, E: StaticEval> Worker<'a, E> {
 
     #[allow(clippy::too_many_arguments)]
     fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
-        self.pv_len[ply] = 0;
         if depth <= 0 {
             return self.qsearch_with_eval(pos, alpha, beta, ply, None, true);
         }
+        if let Some(score) = self.open_node(pos, ply) {
+            return score;
+        }
         let pv_node = beta - alpha > 1;
-        self.nodes += 1;
-        if self.check_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if self.is_draw(pos) {
-            return DRAW;
-        }
         let in_check = pos.in_check();
-        if ply >= MAX_PLY - 2 {
-            if in_check {
-                return DRAW;
-            }
-            self.enter(ply, pos);
-            return self.evaluate(pos, ply);
-        }
         // Mate-distance pruning: no line from here can beat a shorter mate already found.
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
@@ -865,11 +876,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
                 && excluded.is_none()
                 && e.depth >= depth
                 && pos.halfmove_clock() < 90
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                }
+                && e.bound.settles(s, alpha, beta)
             {
                 return s;
             }
@@ -904,12 +911,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
         let eval = match (static_eval, tt) {
             (Some(se), Some(e)) => {
                 let s = score_from_tt(e.score, ply);
-                let better = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s > se,
-                    Bound::Upper => s < se,
-                };
-                Some(if better && !is_mate_score(s) { s } else { se })
+                Some(if e.bound.corrects(s, se) && !is_mate_score(s) { s } else { se })
             }
             _ => static_eval,
         };
@@ -1192,12 +1194,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
             // Teach the correction history when the result says something about the
             // evaluation: not after a capture (material, not structure), and only in the
             // direction the bound allows.
-            let informative = match bound {
-                Bound::Lower => best > eval,
-                Bound::Upper => best < eval,
-                Bound::Exact => true,
-            };
-            if informative && best_move.is_none_or(|m| !m.is_tactical()) && !is_mate_score(best) {
+            if bound.corrects(best, eval) && best_move.is_none_or(|m| !m.is_tactical()) && !is_mate_score(best) {
                 self.hist.update_correction(us, pos.pawn_key(), depth, best - raw);
             }
         }
@@ -1271,35 +1268,16 @@ impl<'a, E: StaticEval> Worker<'a, E> {
         known_raw: Option<i32>,
         quiet_checks: bool,
     ) -> i32 {
-        self.pv_len[ply] = 0;
-        self.nodes += 1;
-        if self.check_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if self.is_draw(pos) {
-            return DRAW;
+        if let Some(score) = self.open_node(pos, ply) {
+            return score;
         }
         let in_check = pos.in_check();
-        if ply >= MAX_PLY - 2 {
-            if in_check {
-                return DRAW;
-            }
-            self.enter(ply, pos);
-            return self.evaluate(pos, ply);
-        }
         let pv_node = beta - alpha > 1;
         let key = pos.key();
         let tt = self.sh.tt.probe(key);
         if let Some(e) = tt {
             let s = score_from_tt(e.score, ply);
-            if !pv_node
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                }
-            {
+            if !pv_node && e.bound.settles(s, alpha, beta) {
                 return s;
             }
         }

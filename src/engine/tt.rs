@@ -27,6 +27,30 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a score `s` of this bound settles a node searched with the window
+    /// (`alpha`, `beta`): exact, or a bound beyond the window on its side.
+    #[inline(always)]
+    pub fn settles(self, s: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        }
+    }
+
+    /// Whether a score `s` of this bound says more than `estimate` about the true value:
+    /// exact, or a bound that lies beyond `estimate` on its side.
+    #[inline(always)]
+    pub fn corrects(self, s: i32, estimate: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => s > estimate,
+            Bound::Upper => s < estimate,
+        }
+    }
+}
+
 /// A decoded entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {
