@@ -28,16 +28,22 @@ impl std::error::Error for UciMoveError {}
 
 /// Splits UCI text into squares and promotion piece, without looking at a position.
 pub fn parse_uci_squares(text: &str) -> Option<(Square, Square, Option<PieceType>)> {
+    match parse_uci_lenient(text)? {
+        (_, _, Some(PieceType::Pawn | PieceType::King)) => None,
+        squares => Some(squares),
+    }
+}
+
+/// UCI-like text (`e2e4`, `e7e8q`) read leniently: a promotion letter of any piece is
+/// accepted (the explain mode explains `e7e8k` as a bad promotion piece).
+pub fn parse_uci_lenient(text: &str) -> Option<(Square, Square, Option<PieceType>)> {
     if !text.is_ascii() || !(4..=5).contains(&text.len()) {
         return None;
     }
     let from = Square::parse(&text[0..2])?;
     let to = Square::parse(&text[2..4])?;
     let promo = match text.len() {
-        5 => match PieceType::from_char(text.as_bytes()[4] as char)? {
-            PieceType::Pawn | PieceType::King => return None,
-            p => Some(p),
-        },
+        5 => Some(PieceType::from_char(text.as_bytes()[4] as char)?),
         _ => None,
     };
     Some((from, to, promo))

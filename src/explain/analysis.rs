@@ -150,27 +150,12 @@ impl Explanation {
     }
 }
 
-/// UCI-like text (`e2e4`, `e7e8q`) read leniently: a promotion letter of any piece is
-/// accepted here so that `e7e8k` can be explained as a bad promotion piece.
-fn parse_uci_lenient(text: &str) -> Option<(Square, Square, Option<PieceType>)> {
-    if !text.is_ascii() || !(4..=5).contains(&text.len()) {
-        return None;
-    }
-    let from = Square::parse(&text[0..2])?;
-    let to = Square::parse(&text[2..4])?;
-    let promo = match text.len() {
-        5 => Some(PieceType::from_char(text.as_bytes()[4] as char)?),
-        _ => None,
-    };
-    Some((from, to, promo))
-}
-
 /// Explains `text` (UCI or SAN) as the next move of `game`.
 pub fn explain(game: &Game, text: &str) -> Explanation {
     let input = text.trim().to_string();
     let pos = game.current();
     let mut ex = Explanation::new(input.clone());
-    if let Some((from, to, promo)) = parse_uci_lenient(&input) {
+    if let Some((from, to, promo)) = notation::parse_uci_lenient(&input) {
         explain_squares(game, &mut ex, from, to, promo);
         return ex;
     }
