@@ -1,5 +1,6 @@
 //! FEN parsing: round trips and every error case, never a panic.
 
+use arbiter::chess::fen::epd_fen;
 use arbiter::chess::{Color, FenError, Position, Rank, Square};
 
 #[test]
@@ -21,6 +22,19 @@ fn accepts_what_guis_send() {
     assert_eq!(p.to_fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     let p = Position::from_fen("4k3/8/8/8/8/8/8/4K3 b - - 3").unwrap();
     assert_eq!((p.halfmove_clock(), p.fullmove_number()), (3, 1));
+}
+
+/// The FEN of an EPD line (openings, `unwinnable --epd`): the counters when there are, the
+/// operations dropped, too short a line refused.
+#[test]
+fn epd_lines() {
+    let kings = "4k3/8/8/8/8/8/8/4K3 w - -";
+    assert_eq!(epd_fen(&format!("{kings} 12 40")).as_deref(), Some(&*format!("{kings} 12 40")));
+    assert_eq!(epd_fen(&format!("{kings} bm Kd2; id \"x\";")).as_deref(), Some(kings));
+    assert_eq!(epd_fen(&format!("{kings} 12")).as_deref(), Some(kings));
+    assert_eq!(epd_fen("4k3/8/8/8/8/8/8/4K3 w -"), None);
+    let p = Position::from_fen(&epd_fen(&format!("{kings} id 7")).unwrap()).unwrap();
+    assert_eq!((p.halfmove_clock(), p.fullmove_number()), (0, 1));
 }
 
 fn err(fen: &str) -> FenError {

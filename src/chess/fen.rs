@@ -7,6 +7,18 @@ use std::fmt;
 
 pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// The FEN at the start of an EPD (or FEN) line: 6 fields when the 5th and 6th are the move
+/// counters, else the 4 position fields (EPD operations after them ignored). None when the
+/// line has fewer than 4 fields.
+pub fn epd_fen(line: &str) -> Option<String> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() < 4 {
+        return None;
+    }
+    let counters = fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
+    Some(fields[..if counters { 6 } else { 4 }].join(" "))
+}
+
 /// What is wrong with a FEN string.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {

@@ -4,6 +4,7 @@
 //! Exit status: 0 when the position (or the batch) was answered — a bad line of a batch is an
 //! answer with an `error`; 2 for bad arguments, an unusable position, or an unreadable file.
 
+use crate::chess::fen::epd_fen;
 use crate::chess::{Color, Position};
 use crate::explain::{json, note_text, Lang, MateFact, Note};
 use crate::rules::unwinnable::{self, decide, Budget, Decision, Verdict};
@@ -61,7 +62,7 @@ pub fn run(args: UnwinnableArgs) -> ExitCode {
             }
         };
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-            let answer = match fen_of(line).map(|f| Position::from_fen(&f).map_err(|e| e.to_string())) {
+            let answer = match epd_fen(line).map(|f| Position::from_fen(&f).map_err(|e| e.to_string())) {
                 Some(Ok(pos)) => Answer::of(&pos, sides, budget),
                 Some(Err(e)) => Answer::error(line, &format!("bad FEN: {e}")),
                 None => Answer::error(line, "not a FEN (it needs at least 4 fields)"),
@@ -94,17 +95,6 @@ fn write_lines(out: &mut impl Write, lines: &[String]) -> std::io::Result<()> {
         writeln!(out, "{l}")?;
     }
     Ok(())
-}
-
-/// The FEN at the start of an EPD line: 6 fields when the 5th and 6th are the move counters,
-/// else 4. None when the line has fewer than 4 fields.
-pub fn fen_of(line: &str) -> Option<String> {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    if fields.len() < 4 {
-        return None;
-    }
-    let counters = fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
-    Some(fields[..if counters { 6 } else { 4 }].join(" "))
 }
 
 /// The answer for one position (or one bad line).

@@ -1,6 +1,7 @@
 //! Opening books: EPD/FEN (one position per line) or PGN (the position after each game's
 //! moves), taken in order or shuffled with a seed.
 
+use crate::chess::fen::epd_fen;
 use crate::chess::Position;
 use crate::rules::pgn::read_pgn;
 use std::fmt;
@@ -48,12 +49,9 @@ pub fn parse_epd(text: &str) -> Result<Vec<Position>, OpeningsError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.len() < 4 {
+        let Some(fen) = epd_fen(line) else {
             return Err(OpeningsError::BadFen { line: i + 1, error: format!("'{line}' has fewer than 4 fields") });
-        }
-        let counters = fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
-        let fen = if counters { fields[..6].join(" ") } else { format!("{} 0 1", fields[..4].join(" ")) };
+        };
         let pos = Position::from_fen(&fen).map_err(|e| OpeningsError::BadFen { line: i + 1, error: e.to_string() })?;
         out.push(pos);
     }
