@@ -425,6 +425,21 @@ impl Position {
         k
     }
 
+    /// What every move, the null move included, does first to `p`, a copy of `self`: no
+    /// en-passant square any more, the fifty-move clock one further. Returns `self`'s key
+    /// with the side to move flipped and the old en-passant square taken out.
+    #[inline(always)]
+    fn pass_turn(&self, p: &mut Position) -> u64 {
+        let mut key = self.key ^ zobrist::side();
+        if let Some(ep) = self.legal_ep_square() {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        p.ep_square = None;
+        p.ep_capturable = false;
+        p.halfmove_clock += 1;
+        key
+    }
+
     /// Plays `m` (which must be legal here) and returns the new position.
     #[inline]
     pub fn make_move(&self, m: Move) -> Position {
@@ -438,13 +453,7 @@ impl Position {
             debug_assert!(false, "make_move: no piece on {from}");
             return p;
         };
-        let mut key = self.key ^ zobrist::side();
-        if let Some(ep) = self.legal_ep_square() {
-            key ^= zobrist::en_passant(ep.file());
-        }
-        p.ep_square = None;
-        p.ep_capturable = false;
-        p.halfmove_clock += 1;
+        let mut key = self.pass_turn(&mut p);
         if us == Color::Black {
             p.fullmove_number = p.fullmove_number.saturating_add(1);
         }
@@ -525,13 +534,7 @@ impl Position {
     /// Passes the turn (for null-move pruning); must not be called in check.
     pub fn make_null_move(&self) -> Position {
         let mut p = *self;
-        let mut key = self.key ^ zobrist::side();
-        if let Some(ep) = self.legal_ep_square() {
-            key ^= zobrist::en_passant(ep.file());
-        }
-        p.ep_square = None;
-        p.ep_capturable = false;
-        p.halfmove_clock += 1;
+        let key = self.pass_turn(&mut p);
         p.side = self.side.flip();
         p.key = key;
         p.update_check_info();
