@@ -91,6 +91,24 @@ fn levels_search_less_and_full_strength_is_unchanged() {
 }
 
 #[test]
+fn levels_evaluate_by_hand_whatever_the_eval_file() {
+    // The levels were calibrated with the hand-crafted evaluation: with the built-in network
+    // as the default, a level's search is still the hand-crafted one, node for node.
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let run = |options: &[(&str, &str)], limits: Limits| {
+        let (r, infos) = search(&mut engine(options), fen, limits);
+        (r.nodes, infos.iter().map(|i| (i.depth, i.multipv, i.score)).collect::<Vec<_>>())
+    };
+    let deep = Limits { depth: Some(30), ..Limits::default() };
+    let level = [("UCI_LimitStrength", "true"), ("UCI_Elo", "2400")];
+    let by_hand = run(&[&[("EvalFile", "<none>")][..], &level[..]].concat(), deep.clone());
+    assert_eq!(run(&level, deep), by_hand, "a level with the default EvalFile");
+    // At full strength the default is the network: the same search is another tree.
+    let depth = Limits { depth: Some(9), ..Limits::default() };
+    assert_ne!(run(&[], depth.clone()).0, run(&[("EvalFile", "<none>")], depth).0, "the network at full strength");
+}
+
+#[test]
 fn levels_think_like_people_not_instantly_and_not_the_whole_clock() {
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     let clock =

@@ -154,7 +154,7 @@ pub const OPTIONS: &[UciOption] = &[
             set: |o, v| o.eval_file = v.to_string(),
             action: Some(Action::LoadEvalFile),
         },
-        doc: "The evaluation: a network file's path, `<embedded>` for the network built into the binary (the hand-crafted evaluation if it has none), `<none>` or empty for the hand-crafted evaluation ([NNUE](docs/nnue.md)).",
+        doc: "The evaluation: a network file's path, `<embedded>` for the network built into the binary (trained on Arbiter's own games), `<none>` or empty for the hand-crafted evaluation (strength levels always use it) ([NNUE](docs/nnue.md)).",
     },
     UciOption {
         name: "UCI_Chess960",

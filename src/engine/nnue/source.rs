@@ -6,10 +6,10 @@ use once_cell::sync::Lazy;
 use std::sync::Arc;
 
 /// The network built into the binary, used when `EvalFile` is [`EMBEDDED_NAME`] (the
-/// default). None yet: the engine evaluates by hand until a trained network wins its SPRT.
-/// Turning it on is this one line:
-/// `pub const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../../nets/default.nnue"));`
-pub const EMBEDDED: Option<&[u8]> = None;
+/// default): `nets/default.nnue`, trained by `arbiter train` on the project's self-play data
+/// and accepted by an SPRT against the hand-crafted evaluation (docs/nnue.md, which gives the
+/// commands that reproduce it). `None` here would build an engine that evaluates by hand.
+pub const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../../nets/default.nnue"));
 
 /// The `EvalFile` value naming [`EMBEDDED`] (and the option's default).
 pub const EMBEDDED_NAME: &str = "<embedded>";
