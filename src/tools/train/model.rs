@@ -34,10 +34,6 @@ pub const CLIP: f32 = 1.98;
 const _: () = assert!((MAX_PIECES as f32 + 1.0) * CLIP * QA as f32 <= i16::MAX as f32);
 const _: () = assert!(CLIP * (QB as f32) < 127.5);
 
-/// The scale the trainer used before it fitted one (`--sigmoid-cp 400` reproduces the
-/// networks trained then).
-pub const LEGACY_SIGMOID_CP: f32 = 400.0;
-
 /// The float network, parameters in one vector (blocks at [`FT_WEIGHTS`] ...).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
