@@ -298,8 +298,11 @@ impl Engine {
     }
 
     /// The network the search evaluates with, if any (else the hand-crafted evaluation).
+    /// A strength level (`UCI_LimitStrength`) evaluates by hand whatever `EvalFile` loaded:
+    /// the levels were calibrated against rated engines with that evaluation
+    /// (docs/levels.md), and a stronger one would shift them.
     pub fn network(&self) -> Option<&Arc<nnue::Nnue>> {
-        self.network.as_ref()
+        self.network.as_ref().filter(|_| !self.options.limit_strength)
     }
 
     /// Sets a UCI option by name (case-insensitive). On error every option keeps its
@@ -421,7 +424,7 @@ impl Engine {
             Arc::clone(&control),
             request,
             &self.options,
-            self.network.clone(),
+            self.network().cloned(),
             threads,
             listener,
         ));

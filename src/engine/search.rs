@@ -154,9 +154,7 @@ impl Shared {
             helpers_done: Condvar::new(),
             listener: Mutex::new(listener),
             finished: AtomicBool::new(false),
-            // A strength level evaluates by hand: the levels were calibrated against rated
-            // engines with that evaluation (docs/levels.md), and a stronger one would shift them.
-            nnue: if handicap.is_some() { None } else { nnue },
+            nnue,
         }
     }
 

@@ -194,6 +194,9 @@ impl Session {
                         self.engine.options().eval_file.trim()
                     ));
                 }
+                if self.engine.options().limit_strength {
+                    self.out.line("(UCI_LimitStrength is on: the search uses this hand-crafted evaluation)");
+                }
                 if self.game.current().in_check() {
                     self.out.line("(the side to move is in check: the search does not use this value here)");
                 }
