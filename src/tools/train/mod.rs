@@ -185,9 +185,14 @@ pub struct EpochReport {
 }
 
 impl TrainArgs {
-    fn config(&self) -> Result<Config, TrainError> {
+    fn lr_end(&self) -> f32 {
+        self.lr_end.unwrap_or(self.lr / 100.0)
+    }
+
+    /// Refuses bad options before any data is read.
+    fn check(&self) -> Result<(), TrainError> {
         let bad = |s: String| Err(TrainError::BadArgument(s));
-        let lr_end = self.lr_end.unwrap_or(self.lr / 100.0);
+        let lr_end = self.lr_end();
         if self.epochs == 0 || self.batch == 0 || self.threads == 0 {
             return bad("--epochs, --batch and --threads must be at least 1".into());
         }
@@ -218,17 +223,22 @@ impl TrainArgs {
                 return bad(format!("cannot write {}: no directory {}", path.display(), dir.display()));
             }
         }
-        Ok(Config {
+        Ok(())
+    }
+
+    /// The training configuration, with the win-probability scale (`--sigmoid-cp`, or fitted
+    /// to the loaded data).
+    fn config(&self, sigmoid_cp: f32) -> Config {
+        Config {
             epochs: self.epochs,
             batch: self.batch,
             lr: self.lr,
-            lr_end,
+            lr_end: self.lr_end(),
             weight_decay: self.weight_decay,
-            // Fitted to the data once it is loaded when not given.
-            loss: LossSpec { lambda: self.lambda, power: self.power, sigmoid_cp: self.sigmoid_cp.unwrap_or(0.0) },
+            loss: LossSpec { lambda: self.lambda, power: self.power, sigmoid_cp },
             seed: self.seed,
             qat_epochs: self.qat_epochs,
-        })
+        }
     }
 }
 
@@ -375,7 +385,7 @@ pub fn run(args: TrainArgs) -> ExitCode {
 }
 
 fn run_with(args: &TrainArgs) -> Result<(), TrainError> {
-    let mut cfg = args.config()?;
+    args.check()?;
     let mut model = match &args.resume {
         Some(path) => {
             let bytes =
@@ -407,9 +417,7 @@ fn run_with(args: &TrainArgs) -> Result<(), TrainError> {
     if loaded.train.is_empty() {
         return Err(TrainError::NoPositions);
     }
-    if args.sigmoid_cp.is_none() {
-        cfg.loss.sigmoid_cp = model::fit_sigmoid_cp(&loaded.train);
-    }
+    let cfg = args.config(args.sigmoid_cp.unwrap_or_else(|| model::fit_sigmoid_cp(&loaded.train)));
     eprintln!(
         "win probability sigmoid(cp / {:.1}){}",
         cfg.loss.sigmoid_cp,
