@@ -3,7 +3,8 @@
 //! Without the `tune` cargo feature each parameter is a constant function (inlined, no
 //! speed cost). With `cargo build --release --features tune` each one is also a UCI
 //! `spin` option of the same name (listed by `uci` with its range, set with `setoption`),
-//! so an SPSA tuner (OpenBench's, or any script) can move them.
+//! so an SPSA tuner (OpenBench's, or `scripts/spsa.py`) can move them. Names are lower
+//! snake_case: that is how `scripts/spsa.py` tells them from the engine's own options.
 
 #[cfg(feature = "tune")]
 use super::options::OptionKind;
@@ -168,6 +169,8 @@ mod tests {
         for (i, p) in PARAMS.iter().enumerate() {
             assert!(p.min <= p.default && p.default <= p.max, "{p:?}");
             assert!(PARAMS[..i].iter().all(|q| q.name != p.name), "{p:?}");
+            // scripts/spsa.py tells the parameters from the engine's own options (Hash, UCI_Elo) so.
+            assert!(p.name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'), "{p:?}");
         }
         assert_eq!(rfp_margin(), PARAMS.iter().find(|p| p.name == "rfp_margin").map_or(0, |p| p.default));
     }
