@@ -396,9 +396,9 @@ def main(argv):
     # the state file keeps every completed iteration.
     signal.signal(signal.SIGTERM, stop)
     try:
+        # A new run's state is first written after its first iteration: a run that cannot play
+        # (a bad --tc, say) leaves no file in the way of the corrected command.
         state = resumed_state(args) if args.resume else new_state(args)
-        if not args.resume:
-            save(state, args.out)
         if tune(state, args) == 0:
             report(state)
         return 0
