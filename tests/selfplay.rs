@@ -569,6 +569,30 @@ fn chess960_match_from_the_command_line() {
     check_with_python_chess(&pgn);
 }
 
+/// An external engine silently ignores an option it lacks, so the match refuses to start
+/// rather than play with the default: an undeclared name, a spin value out of its range.
+#[test]
+fn an_option_the_engine_does_not_take_stops_the_match() {
+    let exe = env!("CARGO_BIN_EXE_arbiter");
+    for (option, message) in [
+        ("rfp_margin=5", "the engine declares no option 'rfp_margin'"),
+        ("Hash=0", "option Hash=0: the engine takes a whole number within 1..65536"),
+        ("Threads=two", "option Threads=two: the engine takes a whole number within"),
+    ] {
+        let args = ["selfplay", "--nodes", "200", "--games", "2", "--quiet", "--b-cmd", exe, "--b", option];
+        let out = Command::new(exe).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{option}: {stderr}");
+        assert!(stderr.contains(message), "{option}: {stderr}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("Match:"), "{option}: a match was played");
+    }
+    // Declared options are taken whatever their case.
+    let args =
+        ["selfplay", "--nodes", "200", "--games", "2", "--quiet", "--b-cmd", exe, "--b", "move overhead=30 hash=8"];
+    let out = Command::new(exe).args(args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// Arbiter in-process against Arbiter as a separate UCI process (this crate's binary).
 #[test]
 fn in_process_against_uci_process() {

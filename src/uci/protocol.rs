@@ -360,7 +360,13 @@ pub enum EngineLine {
         best: String,
         ponder: Option<String>,
     },
-    /// Anything else (`id author`, `option ...`, `info string` is an `Info` without values).
+    /// `option name NAME type TYPE ...`: the option's name (it may hold spaces) and, for a
+    /// `spin`, its range (None when the line gives none).
+    OptionDecl {
+        name: String,
+        spin: Option<(i64, i64)>,
+    },
+    /// Anything else (`id author`, `info string` is an `Info` without values).
     Other,
 }
 
@@ -379,8 +385,25 @@ pub fn parse_engine_line(line: &str) -> EngineLine {
             },
         },
         ["info", rest @ ..] => parse_info(rest),
+        ["option", "name", rest @ ..] => parse_option_decl(rest),
         _ => EngineLine::Other,
     }
+}
+
+/// The words after `option name`: the name runs up to `type`; a spin's `min` and `max`.
+fn parse_option_decl(words: &[&str]) -> EngineLine {
+    let Some(t) = words.iter().position(|w| *w == "type") else { return EngineLine::Other };
+    if t == 0 {
+        return EngineLine::Other;
+    }
+    let value_after = |key: &str| {
+        words[t..].iter().position(|w| *w == key).and_then(|i| words.get(t + i + 1)).and_then(|w| w.parse().ok())
+    };
+    let spin = match words.get(t + 1) {
+        Some(&"spin") => value_after("min").zip(value_after("max")),
+        _ => None,
+    };
+    EngineLine::OptionDecl { name: words[..t].join(" "), spin }
 }
 
 /// `depth N` and `score cp N` / `score mate N` of an `info` line (a bounded score is not a
@@ -500,7 +523,20 @@ mod tests {
         assert_eq!(parse_engine_line("info depth 3 score mate -2 pv a1a2"), info(Some(3), Some(Score::Mate(-2))));
         assert_eq!(parse_engine_line("info depth 3 score cp 10 lowerbound"), info(Some(3), None));
         assert_eq!(parse_engine_line("info string score cp 5"), info(None, None));
-        assert_eq!(parse_engine_line("option name Hash type spin"), EngineLine::Other);
+        assert_eq!(
+            parse_engine_line("option name Hash type spin"),
+            EngineLine::OptionDecl { name: "Hash".into(), spin: None }
+        );
+        assert_eq!(
+            parse_engine_line("option name Move Overhead type spin default 10 min 0 max 5000"),
+            EngineLine::OptionDecl { name: "Move Overhead".into(), spin: Some((0, 5000)) }
+        );
+        assert_eq!(
+            parse_engine_line("option name EvalFile type string default <embedded>"),
+            EngineLine::OptionDecl { name: "EvalFile".into(), spin: None }
+        );
+        assert_eq!(parse_engine_line("option name type spin"), EngineLine::Other);
+        assert_eq!(parse_engine_line("option name Hash"), EngineLine::Other);
     }
 
     #[test]

@@ -397,7 +397,23 @@ impl UciEngine {
                         self.spec.program.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
                 }
             }
+            // An engine ignores an option it does not have (UCI has no refusal): check each
+            // against what it declared, so a typo or an out-of-range value stops the match
+            // instead of playing it with the default.
             for (k, v) in &self.spec.options {
+                let declared = lines.iter().find_map(|l| match l {
+                    EngineLine::OptionDecl { name, spin } if name.eq_ignore_ascii_case(k) => Some(*spin),
+                    _ => None,
+                });
+                match declared {
+                    None => return Err(PlayerError::Handshake(format!("the engine declares no option '{k}'"))),
+                    Some(Some((min, max))) if !v.parse::<i64>().is_ok_and(|x| (min..=max).contains(&x)) => {
+                        return Err(PlayerError::Handshake(format!(
+                            "option {k}={v}: the engine takes a whole number within {min}..{max}"
+                        )))
+                    }
+                    Some(_) => {}
+                }
                 p.send(&format!("setoption name {k} value {v}"))?;
             }
             p.send("isready")?;
