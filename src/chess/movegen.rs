@@ -85,14 +85,20 @@ impl<'a> IntoIterator for &'a MoveList {
     }
 }
 
-/// Where generated moves go.
-trait Sink {
-    /// Moves of a non-pawn piece from `from` to each of `targets`; `enemies` marks captures.
+/// Where generated moves go: a list, a counter, or a caller's own sink that looks at each
+/// move as it is made, when the generator still knows what it is (whose move, the captures,
+/// the promotions), so that nothing is looked up again (see [`moves_with_untested_king_steps_into`]).
+pub trait Sink {
+    /// Moves of a non-pawn piece from `from` to each of `targets`; `enemies` marks captures
+    /// (`Quiet` and `Capture` moves).
     fn piece_moves(&mut self, from: Square, targets: Bitboard, enemies: Bitboard);
-    /// Pawn moves from `to - delta` to every square of `targets`, all of kind `kind`.
+    /// Pawn moves from `to - delta` to every square of `targets`, all of kind `kind`
+    /// (`Quiet`, `DoublePush` or `Capture`; no promotions).
     fn pawn_moves(&mut self, targets: Bitboard, delta: i8, kind: MoveKind);
-    /// Promotions (four each) from `to - delta` to every square of `targets`.
+    /// Promotions from `to - delta` to every square of `targets`: to a queen, and with
+    /// `under` to a knight, rook and bishop too.
     fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool, under: bool);
+    /// Any other move: castling, en passant, the moves of pinned pawns.
     fn single(&mut self, m: Move);
 }
 
@@ -403,10 +409,17 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 /// every move but plays few of them: most of those tests are never needed.
 pub fn moves_with_untested_king_steps(pos: &Position, list: &mut MoveList) -> usize {
     list.clear();
-    generate::<MoveList, ALL, false>(pos, list);
+    moves_with_untested_king_steps_into(pos, list);
     // The generator emits a step onto every square not ours, first.
     let us = pos.side_to_move();
     (attacks::king_attacks(pos.king_square(us)) & !pos.color(us)).count() as usize
+}
+
+/// The moves of [`moves_with_untested_king_steps`] (king steps untested, emitted first, by
+/// [`Sink::piece_moves`] from the king's square) into any sink.
+#[inline(always)]
+pub fn moves_with_untested_king_steps_into<S: Sink>(pos: &Position, sink: &mut S) {
+    generate::<S, ALL, false>(pos, sink);
 }
 
 /// Does the king step `m` (see [`moves_with_untested_king_steps`]) of the side to move land on

@@ -19,8 +19,8 @@ use super::material;
 use super::reach::Reach;
 use super::table::Table;
 use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
-use crate::chess::movegen::{king_step_is_safe, moves_with_untested_king_steps, MoveList};
-use crate::chess::{Bitboard, Color, Move, PieceType, Position, Square};
+use crate::chess::movegen::{has_legal_move, king_step_is_safe, moves_with_untested_king_steps_into, Sink};
+use crate::chess::{Bitboard, Color, Move, MoveKind, PieceType, Position, Square};
 use std::sync::LazyLock;
 
 /// The cost of one move in the iterative deepening.
@@ -81,7 +81,6 @@ pub fn search(
         line: Vec::new(),
         plan: first,
         memo: Memo::new(),
-        moves: MoveList::new(),
         order: Vec::new(),
     };
     let start = *progress;
@@ -122,8 +121,6 @@ struct Search<'t> {
     plan: Plan,
     /// The plan's distances asked for so far.
     memo: Memo,
-    /// The moves of the node being classified (scratch: the order keys hold them after).
-    moves: MoveList,
     /// Move order keys of the nodes on the current line.
     order: Vec<u32>,
 }
@@ -144,49 +141,51 @@ impl Search<'_> {
             *stopped = true; // searched before (it may be on the current path): not proof of anything
             return false;
         }
+        // A node that stops here only has to tell whether the game is over: mate (or stalemate).
+        let spent = bound <= 0 || pos.halfmove_clock() >= 150; // 9.6.2: the game is over
+        let proved = !spent && material_changed && material::prove(pos, self.winner).is_some();
+        if spent || proved || self.nodes >= self.iteration_limit || self.nodes >= self.limit {
+            if !has_legal_move(pos) {
+                return loser_to_move && pos.in_check();
+            }
+            *stopped |= !proved;
+            return false;
+        }
+        // Each move's order key (cheapest first, then the higher score; the move in the low
+        // bits), made as the generator emits the move, on a scratch stack shared by all nodes.
         // King steps are tested only when played, or when no other move could show that the
         // side has a legal move.
-        let king_steps = moves_with_untested_king_steps(pos, &mut self.moves);
+        let base = self.order.len();
         let king = pos.king_square(pos.side_to_move());
+        let mut keys = Keys {
+            plan: &self.plan,
+            memo: &mut self.memo,
+            pos,
+            loser_to_move,
+            king,
+            keys: &mut self.order,
+            best: base,
+            best_key: 0,
+            others: 0,
+        };
+        moves_with_untested_king_steps_into(pos, &mut keys);
+        let (best, others) = (keys.best, keys.others);
+        let end = self.order.len();
         let playable = |m: Move| m.from() != king || m.is_castling() || king_step_is_safe(pos, m);
-        if self.moves.len() == king_steps && !self.moves.iter().any(|&m| king_step_is_safe(pos, m)) {
+        if others == 0 && !self.order[base..end].iter().filter_map(|&k| Move::from_raw(k as u16)).any(playable) {
+            self.order.truncate(base);
             return loser_to_move && pos.in_check();
         }
-        if bound <= 0 || pos.halfmove_clock() >= 150 {
-            // 9.6.2: after seventy-five moves without a capture or pawn move the game is over.
-            *stopped = true;
-            return false;
-        }
-        if material_changed && material::prove(pos, self.winner).is_some() {
-            return false;
-        }
-        if self.nodes >= self.iteration_limit || self.nodes >= self.limit {
-            *stopped = true;
-            return false;
-        }
         self.table.put(key, bound);
-        // Each move's order key (cheapest first, then the higher score; the move in the low
-        // bits), on a scratch stack shared by all nodes. The first is picked alone, as it is
+        // The first is picked alone (the largest key, found while making them), as it is
         // often all a node needs; when it fails, most often all do: the rest is sorted once.
-        let base = self.order.len();
-        let (plan, memo) = (&self.plan, &mut self.memo);
-        self.order.extend(self.moves.iter().map(|&m| {
-            let (cost, score) = plan.classify(memo, pos, m, loser_to_move);
-            ((AGAINST - cost) as u32) << 27 | (score as u32) << 16 | m.raw() as u32
-        }));
-        let end = self.order.len();
+        self.order.swap(base, best);
         let mut sorted = false;
         let mut discoverers = None;
         for picked in base..end {
-            if !sorted {
-                let rest = &mut self.order[picked..end];
-                if picked == base {
-                    let best = (1..rest.len()).fold(0, |b, i| if rest[i] > rest[b] { i } else { b });
-                    rest.swap(0, best);
-                } else {
-                    rest.sort_unstable_by(|a, b| b.cmp(a));
-                    sorted = true;
-                }
+            if !sorted && picked > base {
+                self.order[picked..end].sort_unstable_by(|a, b| b.cmp(a));
+                sorted = true;
             }
             let key = self.order[picked];
             let Some(m) = Move::from_raw(key as u16) else { continue };
@@ -385,11 +384,19 @@ impl Plan {
         }
     }
 
-    /// (cost, ordering score) of `m` in `pos`.
-    fn classify(&self, memo: &mut Memo, pos: &Position, m: Move, loser_to_move: bool) -> (i32, i32) {
-        let Some(piece) = pos.piece_at(m.from()) else { return (NORMAL, 0) };
+    /// (cost, ordering score) of `m` in `pos`, a move of a piece of `kind` taking `victim`
+    /// (known to the caller: [`Keys`]).
+    #[inline(always)]
+    fn classify(
+        &self,
+        memo: &mut Memo,
+        pos: &Position,
+        kind: PieceType,
+        m: Move,
+        victim: Option<PieceType>,
+        loser_to_move: bool,
+    ) -> (i32, i32) {
         let (from, to) = (m.from(), m.to());
-        let victim = pos.captured_piece(m);
         if !loser_to_move {
             if let Some(p) = m.promotion() {
                 return (FREE, 1000 + value(p));
@@ -399,7 +406,7 @@ impl Plan {
                     return (FREE, 500 + value(v));
                 }
             }
-            match piece.kind {
+            match kind {
                 PieceType::Pawn => return (FREE, 300),
                 PieceType::King => {
                     let closer = match self.king_target {
@@ -424,24 +431,107 @@ impl Plan {
             }
             (NORMAL, 0)
         } else {
-            if piece.kind == PieceType::King {
+            if kind == PieceType::King {
                 return if distance(to, self.corner) < distance(from, self.corner) { (FREE, 200) } else { (NORMAL, 0) };
             }
             if victim.is_some() {
                 return (AGAINST, 0);
             }
-            if self.offers && piece.kind != PieceType::Pawn && pos.is_square_attacked(to, pos.side_to_move().flip()) {
+            if self.offers && kind != PieceType::Pawn && pos.is_square_attacked(to, pos.side_to_move().flip()) {
                 return (FREE, 120); // given up
             }
-            if self.loser_must_promote && piece.kind == PieceType::Pawn {
+            if self.loser_must_promote && kind == PieceType::Pawn {
                 let heavy = matches!(m.promotion(), Some(PieceType::Queen | PieceType::Rook));
                 return if heavy { (AGAINST, 0) } else { (FREE, 100) };
             }
-            if !self.strong && piece.kind != PieceType::Pawn && self.blocker_closer(memo, piece.kind, from, to) {
+            if !self.strong && kind != PieceType::Pawn && self.blocker_closer(memo, kind, from, to) {
                 return (FREE, 100); // a blocker on its way
             }
             (NORMAL, 0)
         }
+    }
+}
+
+/// The order keys of a node's moves, made as the generator emits them: it knows each move's
+/// square of departure, kind and whether it captures, so the moving piece is looked up once
+/// per piece and the victim only for captures, and no move list is kept besides the keys.
+struct Keys<'a> {
+    plan: &'a Plan,
+    memo: &'a mut Memo,
+    pos: &'a Position,
+    loser_to_move: bool,
+    /// The side to move's king.
+    king: Square,
+    keys: &'a mut Vec<u32>,
+    /// Where the largest key so far is in `keys`, and that key (0 before the first).
+    best: usize,
+    best_key: u32,
+    /// How many moves are not the king's steps.
+    others: usize,
+}
+
+impl Keys<'_> {
+    /// Cheapest first, then the higher score; the move in the low bits (so keys are unique).
+    #[inline(always)]
+    fn push(&mut self, kind: PieceType, m: Move, victim: Option<PieceType>) {
+        let (cost, score) = self.plan.classify(self.memo, self.pos, kind, m, victim, self.loser_to_move);
+        let key = ((AGAINST - cost) as u32) << 27 | (score as u32) << 16 | m.raw() as u32;
+        if key > self.best_key {
+            self.best_key = key;
+            self.best = self.keys.len();
+        }
+        self.keys.push(key);
+    }
+
+    #[inline(always)]
+    fn victim(&self, to: Square) -> Option<PieceType> {
+        self.pos.piece_at(to).map(|p| p.kind)
+    }
+}
+
+impl Sink for Keys<'_> {
+    #[inline(always)]
+    fn piece_moves(&mut self, from: Square, targets: Bitboard, enemies: Bitboard) {
+        let Some(piece) = self.pos.piece_at(from) else { return };
+        if from != self.king {
+            self.others += targets.count() as usize;
+        }
+        for to in targets & enemies {
+            self.push(piece.kind, Move::new(from, to, MoveKind::Capture), self.victim(to));
+        }
+        for to in targets - enemies {
+            self.push(piece.kind, Move::new(from, to, MoveKind::Quiet), None);
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, kind: MoveKind) {
+        self.others += targets.count() as usize;
+        for to in targets {
+            let from = Square::new((to.index() as i8 - delta) as u8);
+            let victim = if kind == MoveKind::Capture { self.victim(to) } else { None };
+            self.push(PieceType::Pawn, Move::new(from, to, kind), victim);
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool, under: bool) {
+        for to in targets {
+            let from = Square::new((to.index() as i8 - delta) as u8);
+            let victim = if capture { self.victim(to) } else { None };
+            let pieces: &[PieceType] = if under { &PieceType::PROMOTIONS } else { &[PieceType::Queen] };
+            for &p in pieces {
+                self.others += 1;
+                self.push(PieceType::Pawn, Move::new(from, to, MoveKind::promotion(p, capture)), victim);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn single(&mut self, m: Move) {
+        let Some(piece) = self.pos.piece_at(m.from()) else { return };
+        self.others += 1;
+        self.push(piece.kind, m, self.pos.captured_piece(m));
     }
 }
 
