@@ -2,7 +2,9 @@
 //! tests/data/perft960.epd, copies of ../shared/data/), plus key, copy-make, FEN and
 //! gives-check invariants at every node.
 
-use arbiter::chess::movegen::{is_legal, king_step_is_safe, legal_moves, moves_with_untested_king_steps, MoveList};
+use arbiter::chess::movegen::{
+    has_legal_move, is_legal, king_danger, king_step_is_safe, legal_moves, moves_with_untested_king_steps, MoveList,
+};
 use arbiter::chess::{Move, Position};
 use arbiter::tools::perft::{divide, parse_perft_epd, perft, EpdEntry};
 
@@ -65,12 +67,15 @@ fn walk(pos: &Position, depth: u32, raw_check: bool) {
     let mut untested = MoveList::new();
     let steps = moves_with_untested_king_steps(pos, &mut untested);
     let king = pos.king_square(pos.side_to_move());
+    let danger = king_danger(pos);
     for (i, &m) in untested.iter().enumerate() {
         let is_step = m.from() == king && !m.is_castling();
         assert_eq!(is_step, i < steps, "king steps first ({m:?} at {fen})");
         assert_eq!(moves.contains(m), !is_step || king_step_is_safe(pos, m), "{m:?} at {fen}");
+        assert!(!is_step || king_step_is_safe(pos, m) != danger.contains(m.to()), "king_danger: {m:?} at {fen}");
     }
     assert!(moves.iter().all(|&m| untested.contains(m)), "at {fen}");
+    assert_eq!(has_legal_move(pos), !moves.is_empty(), "has_legal_move at {fen}");
     if raw_check {
         let mut n = 0;
         for raw in 1..=u16::MAX {
@@ -173,4 +178,23 @@ fn transposed_positions_have_equal_keys_and_ep_only_counts_when_legal() {
     let pinned = Position::from_fen("8/1k6/8/8/3Pp3/8/8/4K2B b - d3 0 1").unwrap();
     let pinned_no = Position::from_fen("8/1k6/8/8/3Pp3/8/8/4K2B b - - 0 1").unwrap();
     assert_eq!(pinned.key(), pinned_no.key());
+}
+
+/// Mates, stalemates and positions where only the king or only a pawn can move (checked with
+/// python-chess): `has_legal_move` tests the king's steps only when nothing else can move.
+#[test]
+fn has_legal_move_on_mates_and_stalemates() {
+    for (fen, expected) in [
+        ("7k/5KQ1/8/8/8/8/8/8 b - - 0 1", false),  // mate, the queen guarded
+        ("7k/8/6Q1/8/8/8/8/K6R b - - 0 1", false), // mate by the rook
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", false), // stalemate
+        ("k7/P7/1Q6/8/8/8/8/7K b - - 0 1", false), // stalemate, the capture a7 guarded
+        ("k7/8/2Q5/8/8/8/8/7K b - - 0 1", true),   // in check, two safe steps
+        ("k7/p7/1Q6/8/8/8/8/7K b - - 0 1", true),  // the king cannot move, the pawn can
+        ("kb6/8/1Q6/8/8/8/8/7K b - - 0 1", true),  // the king cannot move, the bishop can
+    ] {
+        let pos = Position::from_fen(fen).expect("test FEN");
+        assert_eq!(has_legal_move(&pos), expected, "{fen}");
+        assert_eq!(!legal_moves(&pos).is_empty(), expected, "{fen}");
+    }
 }

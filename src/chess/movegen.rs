@@ -430,6 +430,28 @@ pub fn king_step_is_safe(pos: &Position, m: Move) -> bool {
     !pos.is_square_attacked_with(m.to(), pos.side_to_move().flip(), pos.occupied() ^ from)
 }
 
+/// The squares the king of the side to move may not step to: all the opponent attacks, the
+/// king lifted off the board (it cannot hide behind itself from a slider). A king step is
+/// safe ([`king_step_is_safe`]) exactly when its target is not in it: one map for many steps.
+pub fn king_danger(pos: &Position) -> Bitboard {
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let occ = pos.occupied().without(pos.king_square(us));
+    let pawns = pos.pieces_of(them, PieceType::Pawn);
+    let mut danger = shift_west(pawns, them) | shift_east(pawns, them) | attacks::king_attacks(pos.king_square(them));
+    for sq in pos.pieces_of(them, PieceType::Knight) {
+        danger |= attacks::knight_attacks(sq);
+    }
+    let queens = pos.pieces_of(them, PieceType::Queen);
+    for sq in pos.pieces_of(them, PieceType::Bishop) | queens {
+        danger |= attacks::bishop_attacks(sq, occ);
+    }
+    for sq in pos.pieces_of(them, PieceType::Rook) | queens {
+        danger |= attacks::rook_attacks(sq, occ);
+    }
+    danger
+}
+
 /// Legal moves of one kind (all, tactical or quiet), appended to `list`.
 pub fn generate_into(pos: &Position, kind: GenKind, list: &mut MoveList) {
     match kind {
@@ -447,9 +469,16 @@ pub fn count_legal(pos: &Position) -> u64 {
     c.0
 }
 
-/// Is there at least one legal move? (Checkmate/stalemate detection.)
+/// Is there at least one legal move? (Checkmate/stalemate detection.) The king's steps are
+/// tested only when nothing else can move, and only until one is safe.
 pub fn has_legal_move(pos: &Position) -> bool {
-    count_legal(pos) > 0
+    let mut c = Counter(0);
+    generate::<Counter, ALL, false>(pos, &mut c);
+    let us = pos.side_to_move();
+    let king = pos.king_square(us);
+    let steps = attacks::king_attacks(king) & !pos.color(us);
+    let occ = pos.occupied().without(king);
+    c.0 > steps.count() as u64 || steps.into_iter().any(|to| !pos.is_square_attacked_with(to, us.flip(), occ))
 }
 
 /// Could `m` be a move of this position, ignoring whether it leaves the king in check?

@@ -19,7 +19,7 @@ use super::material;
 use super::reach::Reach;
 use super::table::Table;
 use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
-use crate::chess::movegen::{has_legal_move, king_step_is_safe, moves_with_untested_king_steps_into, Sink};
+use crate::chess::movegen::{has_legal_move, king_danger, moves_with_untested_king_steps_into, Sink};
 use crate::chess::{Bitboard, Color, Move, MoveKind, PieceType, Position, Square};
 use std::sync::LazyLock;
 
@@ -78,10 +78,11 @@ pub fn search(
         nodes: 0,
         limit,
         iteration_limit: 0,
-        line: Vec::new(),
+        // Room for the lines of the common case, so that they are not grown move by move.
+        line: Vec::with_capacity(256),
         plan: first,
         memo: Memo::new(),
-        order: Vec::new(),
+        order: Vec::with_capacity(4096),
     };
     let start = *progress;
     for bound in start.bound..=MAX_BOUND {
@@ -171,8 +172,13 @@ impl Search<'_> {
         moves_with_untested_king_steps_into(pos, &mut keys);
         let (best, others) = (keys.best, keys.others);
         let end = self.order.len();
-        let playable = |m: Move| m.from() != king || m.is_castling() || king_step_is_safe(pos, m);
-        if others == 0 && !self.order[base..end].iter().filter_map(|&k| Move::from_raw(k as u16)).any(playable) {
+        // The king's steps are tested against one map of the squares it may not go to, made
+        // the first time one is asked about.
+        let mut danger = None;
+        let mut playable = |m: Move| {
+            m.from() != king || m.is_castling() || !danger.get_or_insert_with(|| king_danger(pos)).contains(m.to())
+        };
+        if others == 0 && !self.order[base..end].iter().filter_map(|&k| Move::from_raw(k as u16)).any(&mut playable) {
             self.order.truncate(base);
             return loser_to_move && pos.in_check();
         }
