@@ -390,6 +390,19 @@ impl Plan {
         }
     }
 
+    /// Does [`Self::classify`] give every quiet move (no capture, no promotion) of a piece of
+    /// `kind` the same (NORMAL, 0)? Then [`Keys`] makes their keys without asking.
+    #[inline(always)]
+    fn quiet_moves_plain(&self, kind: PieceType, loser_to_move: bool) -> bool {
+        match kind {
+            PieceType::King | PieceType::Pawn => false,
+            PieceType::Knight if !loser_to_move => self.king_target.is_some(),
+            PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen => {
+                !loser_to_move || (self.strong && !self.offers)
+            }
+        }
+    }
+
     /// (cost, ordering score) of `m` in `pos`, a move of a piece of `kind` taking `victim`
     /// (known to the caller: [`Keys`]).
     #[inline(always)]
@@ -481,6 +494,11 @@ impl Keys<'_> {
     #[inline(always)]
     fn push(&mut self, kind: PieceType, m: Move, victim: Option<PieceType>) {
         let (cost, score) = self.plan.classify(self.memo, self.pos, kind, m, victim, self.loser_to_move);
+        self.push_key(cost, score, m);
+    }
+
+    #[inline(always)]
+    fn push_key(&mut self, cost: i32, score: i32, m: Move) {
         let key = ((AGAINST - cost) as u32) << 27 | (score as u32) << 16 | m.raw() as u32;
         if key > self.best_key {
             self.best_key = key;
@@ -505,8 +523,14 @@ impl Sink for Keys<'_> {
         for to in targets & enemies {
             self.push(piece.kind, Move::new(from, to, MoveKind::Capture), self.victim(to));
         }
-        for to in targets - enemies {
-            self.push(piece.kind, Move::new(from, to, MoveKind::Quiet), None);
+        if self.plan.quiet_moves_plain(piece.kind, self.loser_to_move) {
+            for to in targets - enemies {
+                self.push_key(NORMAL, 0, Move::new(from, to, MoveKind::Quiet));
+            }
+        } else {
+            for to in targets - enemies {
+                self.push(piece.kind, Move::new(from, to, MoveKind::Quiet), None);
+            }
         }
     }
 
@@ -728,6 +752,73 @@ mod tests {
             let line = mate_line(fen, winner).unwrap_or_else(|| panic!("no helpmate found in {fen}"));
             assert!(replays_to_mate(fen, &line, winner), "{fen}: {line:?}");
         }
+    }
+
+    /// The keys made as the generator emits the moves are the keys of the move list, each
+    /// move classified after a look at the board, for every plan (and its flags flipped), both
+    /// winners, on the perft positions, self-play finals and the positions one move after them.
+    #[test]
+    fn keys_made_while_generating_are_the_move_lists_keys() {
+        attacks::init();
+        let perft = include_str!("../../../tests/data/perft.epd").lines().filter_map(|l| l.split(';').next());
+        let finals = include_str!("../../../tests/data/selfplay-finals.epd").lines().step_by(10);
+        let mut positions = Vec::new();
+        for fen in perft.chain(finals).filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+            let pos = Position::from_fen(fen.trim()).expect("test FEN");
+            positions.extend(legal_moves(&pos).iter().take(6).map(|&m| pos.make_move(m)));
+            positions.push(pos);
+        }
+        let mut checked = 0;
+        for pos in &positions {
+            for winner in Color::ALL {
+                for plan in Plan::candidates(pos, winner, None) {
+                    for plan in [
+                        plan,
+                        Plan { offers: !plan.offers, ..plan },
+                        Plan { strong: !plan.strong, ..plan },
+                        Plan { loser_must_promote: !plan.loser_must_promote, ..plan },
+                    ] {
+                        let loser_to_move = pos.side_to_move() != winner;
+                        let king = pos.king_square(pos.side_to_move());
+                        let mut made = Vec::new();
+                        let mut keys = Keys {
+                            plan: &plan,
+                            memo: &mut Memo::new(),
+                            pos,
+                            loser_to_move,
+                            king,
+                            keys: &mut made,
+                            best: 0,
+                            best_key: 0,
+                            others: 0,
+                        };
+                        moves_with_untested_king_steps_into(pos, &mut keys);
+                        let (best, others) = (keys.best, keys.others);
+                        let mut list = crate::chess::MoveList::new();
+                        let steps = crate::chess::movegen::moves_with_untested_king_steps(pos, &mut list);
+                        let mut memo = Memo::new();
+                        let mut expected: Vec<u32> = list
+                            .iter()
+                            .map(|&m| {
+                                let kind = pos.piece_at(m.from()).expect("a piece moves").kind;
+                                let (cost, score) =
+                                    plan.classify(&mut memo, pos, kind, m, pos.captured_piece(m), loser_to_move);
+                                ((AGAINST - cost) as u32) << 27 | (score as u32) << 16 | m.raw() as u32
+                            })
+                            .collect();
+                        assert_eq!(others, list.len() - steps, "{pos:?}");
+                        if !made.is_empty() {
+                            assert_eq!(Some(&made[best]), expected.iter().max(), "{pos:?}");
+                        }
+                        made.sort_unstable();
+                        expected.sort_unstable();
+                        assert_eq!(made, expected, "{pos:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]
