@@ -410,9 +410,15 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 pub fn moves_with_untested_king_steps(pos: &Position, list: &mut MoveList) -> usize {
     list.clear();
     moves_with_untested_king_steps_into(pos, list);
-    // The generator emits a step onto every square not ours, first.
+    untested_king_steps(pos).count() as usize
+}
+
+/// The targets of the king steps the generator emits, first, when it does not test them: every
+/// square next to the king not holding one of ours.
+#[inline]
+fn untested_king_steps(pos: &Position) -> Bitboard {
     let us = pos.side_to_move();
-    (attacks::king_attacks(pos.king_square(us)) & !pos.color(us)).count() as usize
+    attacks::king_attacks(pos.king_square(us)) & !pos.color(us)
 }
 
 /// The moves of [`moves_with_untested_king_steps`] (king steps untested, emitted first, by
@@ -426,8 +432,15 @@ pub fn moves_with_untested_king_steps_into<S: Sink>(pos: &Position, sink: &mut S
 /// a safe square?
 #[inline]
 pub fn king_step_is_safe(pos: &Position, m: Move) -> bool {
-    let from = Bitboard::from_square(m.from());
-    !pos.is_square_attacked_with(m.to(), pos.side_to_move().flip(), pos.occupied() ^ from)
+    king_may_step_to(pos, m.to())
+}
+
+/// Is `to` not attacked once the side to move's king has left its square (it cannot hide
+/// behind itself from a slider)?
+#[inline]
+fn king_may_step_to(pos: &Position, to: Square) -> bool {
+    let us = pos.side_to_move();
+    !pos.is_square_attacked_with(to, us.flip(), pos.occupied().without(pos.king_square(us)))
 }
 
 /// The squares the king of the side to move may not step to: all the opponent attacks, the
@@ -437,8 +450,8 @@ pub fn king_danger(pos: &Position) -> Bitboard {
     let us = pos.side_to_move();
     let them = us.flip();
     let occ = pos.occupied().without(pos.king_square(us));
-    let pawns = pos.pieces_of(them, PieceType::Pawn);
-    let mut danger = shift_west(pawns, them) | shift_east(pawns, them) | attacks::king_attacks(pos.king_square(them));
+    let mut danger =
+        pos.pieces_of(them, PieceType::Pawn).pawn_attacks(them) | attacks::king_attacks(pos.king_square(them));
     for sq in pos.pieces_of(them, PieceType::Knight) {
         danger |= attacks::knight_attacks(sq);
     }
@@ -473,12 +486,9 @@ pub fn count_legal(pos: &Position) -> u64 {
 /// tested only when nothing else can move, and only until one is safe.
 pub fn has_legal_move(pos: &Position) -> bool {
     let mut c = Counter(0);
-    generate::<Counter, ALL, false>(pos, &mut c);
-    let us = pos.side_to_move();
-    let king = pos.king_square(us);
-    let steps = attacks::king_attacks(king) & !pos.color(us);
-    let occ = pos.occupied().without(king);
-    c.0 > steps.count() as u64 || steps.into_iter().any(|to| !pos.is_square_attacked_with(to, us.flip(), occ))
+    moves_with_untested_king_steps_into(pos, &mut c);
+    let steps = untested_king_steps(pos);
+    c.0 > steps.count() as u64 || steps.into_iter().any(|to| king_may_step_to(pos, to))
 }
 
 /// Could `m` be a move of this position, ignoring whether it leaves the king in check?
