@@ -157,20 +157,9 @@ impl Search<'_> {
         // King steps are tested only when played, or when no other move could show that the
         // side has a legal move.
         let base = self.order.len();
-        let king = pos.king_square(pos.side_to_move());
-        let mut keys = Keys {
-            plan: &self.plan,
-            memo: &mut self.memo,
-            pos,
-            loser_to_move,
-            king,
-            keys: &mut self.order,
-            best: base,
-            best_key: 0,
-            others: 0,
-        };
+        let mut keys = Keys::new(&self.plan, &mut self.memo, pos, loser_to_move, &mut self.order);
         moves_with_untested_king_steps_into(pos, &mut keys);
-        let (best, others) = (keys.best, keys.others);
+        let (best, others, king) = (keys.best, keys.others, keys.king);
         let end = self.order.len();
         // The king's steps are tested against one map of the squares it may not go to, made
         // the first time one is asked about.
@@ -489,8 +478,21 @@ struct Keys<'a> {
     others: usize,
 }
 
-impl Keys<'_> {
-    /// Cheapest first, then the higher score; the move in the low bits (so keys are unique).
+/// A move's order key: cheapest first, then the higher score; the move in the low bits (so
+/// keys are unique).
+#[inline(always)]
+fn order_key(cost: i32, score: i32, m: Move) -> u32 {
+    ((AGAINST - cost) as u32) << 27 | (score as u32) << 16 | m.raw() as u32
+}
+
+impl<'a> Keys<'a> {
+    /// Keys for the moves of `pos`, appended to `keys`.
+    fn new(plan: &'a Plan, memo: &'a mut Memo, pos: &'a Position, loser_to_move: bool, keys: &'a mut Vec<u32>) -> Self {
+        let king = pos.king_square(pos.side_to_move());
+        let best = keys.len();
+        Keys { plan, memo, pos, loser_to_move, king, keys, best, best_key: 0, others: 0 }
+    }
+
     #[inline(always)]
     fn push(&mut self, kind: PieceType, m: Move, victim: Option<PieceType>) {
         let (cost, score) = self.plan.classify(self.memo, self.pos, kind, m, victim, self.loser_to_move);
@@ -499,7 +501,7 @@ impl Keys<'_> {
 
     #[inline(always)]
     fn push_key(&mut self, cost: i32, score: i32, m: Move) {
-        let key = ((AGAINST - cost) as u32) << 27 | (score as u32) << 16 | m.raw() as u32;
+        let key = order_key(cost, score, m);
         if key > self.best_key {
             self.best_key = key;
             self.best = self.keys.len();
@@ -779,19 +781,9 @@ mod tests {
                         Plan { loser_must_promote: !plan.loser_must_promote, ..plan },
                     ] {
                         let loser_to_move = pos.side_to_move() != winner;
-                        let king = pos.king_square(pos.side_to_move());
                         let mut made = Vec::new();
-                        let mut keys = Keys {
-                            plan: &plan,
-                            memo: &mut Memo::new(),
-                            pos,
-                            loser_to_move,
-                            king,
-                            keys: &mut made,
-                            best: 0,
-                            best_key: 0,
-                            others: 0,
-                        };
+                        let mut memo = Memo::new();
+                        let mut keys = Keys::new(&plan, &mut memo, pos, loser_to_move, &mut made);
                         moves_with_untested_king_steps_into(pos, &mut keys);
                         let (best, others) = (keys.best, keys.others);
                         let mut list = crate::chess::MoveList::new();
@@ -803,7 +795,7 @@ mod tests {
                                 let kind = pos.piece_at(m.from()).expect("a piece moves").kind;
                                 let (cost, score) =
                                     plan.classify(&mut memo, pos, kind, m, pos.captured_piece(m), loser_to_move);
-                                ((AGAINST - cost) as u32) << 27 | (score as u32) << 16 | m.raw() as u32
+                                order_key(cost, score, m)
                             })
                             .collect();
                         assert_eq!(others, list.len() - steps, "{pos:?}");
