@@ -59,9 +59,14 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Runs the script with the fake as engine; `fake` is SPSA_FAKE_SCORES=... or SPSA_FAKE_OPTIMUM=...
 fn spsa(dir: &Path, fake: (&str, &str), args: &[&str]) -> Output {
+    let defaults = ["--engine", FAKE, "--nodes", "100", "--openings", OPENINGS, "--quiet"];
+    run_with_fake(dir, fake, &[&defaults, args].concat())
+}
+
+/// Runs the script with exactly `args`, the fake's log and summaries in `dir`.
+fn run_with_fake(dir: &Path, fake: (&str, &str), args: &[&str]) -> Output {
     Command::new("python3")
         .arg(SCRIPT)
-        .args(["--engine", FAKE, "--nodes", "100", "--openings", OPENINGS, "--quiet"])
         .args(args)
         .env("SPSA_FAKE_LOG", dir.join("log"))
         .env("SPSA_FAKE_SUMMARIES", dir.join("summaries"))
@@ -128,13 +133,7 @@ fn every_iteration_follows_the_update_rule_on_the_results_reported() {
     // are refused, so resume without them.
     assert_eq!(resumed.status.code(), Some(2), "{}", text(&resumed.stderr));
     assert!(text(&resumed.stderr).contains("drop --nodes --openings"), "{}", text(&resumed.stderr));
-    let resumed = Command::new("python3")
-        .args([SCRIPT, "--out", s2, "--resume", "--quiet"])
-        .env("SPSA_FAKE_LOG", dir2.join("log"))
-        .env("SPSA_FAKE_SUMMARIES", dir2.join("summaries"))
-        .env("SPSA_FAKE_SCORES", "4,0,3")
-        .output()
-        .expect("run python3");
+    let resumed = run_with_fake(&dir2, ("SPSA_FAKE_SCORES", "4,0,3"), &["--out", s2, "--resume", "--quiet"]);
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));
     assert_eq!(check(&state2, Some(&dir2.join("log"))), "ok 3 iterations\n");
     assert_eq!(std::fs::read_to_string(dir.join("log")).unwrap(), std::fs::read_to_string(dir2.join("log")).unwrap());
