@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Elo of one or two gauntlets (scripts/gauntlet.sh output) and the difference between them.
+
+    scripts/gauntlet_diff.py gauntlet-a0accca gauntlet-new        # old, then new
+    scripts/gauntlet_diff.py gauntlet-new                         # one gauntlet alone
+
+For every opponent PGN in the directories (`OPPONENT.pgn`): Arbiter's W-D-L, score, the game pairs
+(pentanomial: the two games of one opening, cutechess-cli's `Round`), Elo with its 95 % interval
+from the pentanomial variance, and how the games ended (time forfeits, illegal moves and
+disconnections are counted by the `Termination` tag and the result comment). With two directories,
+per opponent and over the opponents both played: new minus old, with the 95 % interval of the
+difference of two independent estimates (delta method; games in pairs). Python 3, no packages.
+"""
+import math
+import pathlib
+import re
+import sys
+from collections import Counter, defaultdict
+
+Z95 = 1.959963984540054
+TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
+# cutechess-cli writes how a game ended as the comment of the result, e.g. {White loses on time}.
+ENDING = re.compile(r"\{([^{}]*)\}\s*(1-0|0-1|1/2-1/2|\*)\s*$")
+
+
+def games(pgn_path):
+    """Yields (tags, ending comment) for every game of a PGN file."""
+    tags, movetext = {}, []
+    for line in pgn_path.read_text(encoding="utf-8", errors="replace").splitlines() + ["[End \"\"]"]:
+        m = TAG.match(line)
+        if m and movetext:
+            e = ENDING.search(" ".join(movetext))
+            yield tags, e.group(1) if e else ""
+            tags, movetext = {}, []
+        if m:
+            tags[m.group(1)] = m.group(2)
+        elif line.strip():
+            movetext.append(line.strip())
+
+
+class Tally:
+    def __init__(self):
+        self.wdl = [0, 0, 0]
+        self.pairs = defaultdict(list)
+        self.endings = Counter()
+
+    def add(self, tags, ending, engine_prefix):
+        white, black, result = tags.get("White", ""), tags.get("Black", ""), tags.get("Result", "*")
+        if white.startswith(engine_prefix):
+            ours = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result)
+        elif black.startswith(engine_prefix):
+            ours = {"1-0": 0.0, "0-1": 1.0, "1/2-1/2": 0.5}.get(result)
+        else:
+            raise SystemExit(f"a game without {engine_prefix}: {white} - {black}")
+        if ours is None:
+            self.endings["unfinished"] += 1
+            return
+        self.wdl[{1.0: 0, 0.5: 1, 0.0: 2}[ours]] += 1
+        self.pairs[tags.get("Round", str(sum(self.wdl)))].append(ours)
+        low = (ending + " " + tags.get("Termination", "")).lower()
+        for kind in ("on time", "time forfeit", "illegal", "disconnect", "stalls", "crash"):
+            if kind in low:
+                self.endings[kind] += 1
+
+    def games(self):
+        return sum(self.wdl)
+
+    def score(self):
+        w, d, _ = self.wdl
+        return (w + d / 2) / self.games()
+
+    def score_variance(self):
+        """Variance of the mean score, from the game pairs (pentanomial) where every round has two games."""
+        pairs = list(self.pairs.values())
+        if pairs and all(len(p) == 2 for p in pairs):
+            s = [sum(p) / 2 for p in pairs]
+            mean = sum(s) / len(s)
+            return sum((x - mean) ** 2 for x in s) / len(s) / len(s)
+        n = self.games()
+        mean = self.score()
+        w, d, l = self.wdl
+        return (w * (1 - mean) ** 2 + d * (0.5 - mean) ** 2 + l * mean**2) / n / n
+
+    def elo(self):
+        """(Elo, low, high, standard error in Elo by the delta method)."""
+        s = min(max(self.score(), 1e-6), 1 - 1e-6)
+        se = math.sqrt(self.score_variance())
+        slope = 400 / math.log(10) / (s * (1 - s))
+        return elo(s), elo(s - Z95 * se), elo(s + Z95 * se), se * slope
+
+
+def elo(score):
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: no "-0.0" at 50 %
+
+
+def gauntlet(directory):
+    d = pathlib.Path(directory)
+    pgns = sorted(d.glob("*.pgn"))
+    if not pgns:
+        raise SystemExit(f"no PGN files in {d}")
+    out = {}
+    for pgn in pgns:
+        tally = Tally()
+        label = "Arbiter-" + d.name.removeprefix("gauntlet-")
+        for tags, ending in games(pgn):
+            tally.add(tags, ending, label)
+        if tally.games() == 0:
+            raise SystemExit(f"no finished games of {label} in {pgn}")
+        out[pgn.stem] = tally
+    return out
+
+
+def describe(name, t):
+    e, lo, hi, _ = t.elo()
+    w, d, l = t.wdl
+    pent = Counter(round(sum(p) * 2) for p in t.pairs.values() if len(p) == 2)
+    pent_s = " ".join(str(pent.get(k, 0)) for k in range(5))
+    ends = ", ".join(f"{k} {v}" for k, v in sorted(t.endings.items())) or "none"
+    return (f"{name}: {t.games()} games, W-D-L {w}-{d}-{l}, score {100 * t.score():.1f} %, "
+            f"Elo {e:+.1f} [{lo:+.1f}, {hi:+.1f}], pairs (0 .. 2 points) {pent_s}; "
+            f"time losses, illegal moves, disconnections: {ends}")
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        print(__doc__, file=sys.stderr)
+        return 2
+    runs = [gauntlet(a) for a in argv[1:]]
+    for path, run in zip(argv[1:], runs):
+        print(f"== {path}")
+        for name, t in run.items():
+            print("  " + describe(name, t))
+    if len(runs) == 2:
+        old, new = runs
+        common = [k for k in new if k in old]
+        if not common:
+            print("no opponent in both gauntlets", file=sys.stderr)
+            return 1
+        print("== difference (new - old)")
+        diffs, variances = [], []
+        for k in common:
+            eo, _, _, so = old[k].elo()
+            en, _, _, sn = new[k].elo()
+            dse = math.hypot(so, sn)
+            diffs.append(en - eo)
+            variances.append(dse**2)
+            print(f"  {k}: {en - eo:+.1f} [{en - eo - Z95 * dse:+.1f}, {en - eo + Z95 * dse:+.1f}]")
+        mean = sum(diffs) / len(diffs)
+        mse = math.sqrt(sum(variances)) / len(diffs)
+        print(f"  mean over {len(common)} opponents: {mean:+.1f} [{mean - Z95 * mse:+.1f}, {mean + Z95 * mse:+.1f}]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
