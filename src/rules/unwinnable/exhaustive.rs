@@ -171,6 +171,14 @@ fn reset<V>(table: &mut HashMap<u64, V, BuildHasherDefault<KeyHasher>>, limit: u
     }
 }
 
+/// Empties a scratch table and gives back its memory beyond `keep` entries.
+pub fn trim<V>(table: &mut HashMap<u64, V, BuildHasherDefault<KeyHasher>>, keep: usize) {
+    table.clear();
+    if table.capacity() > keep {
+        table.shrink_to(keep);
+    }
+}
+
 /// Whether nothing after `child` (reached from `parent` by `m`, not a mate or stalemate)
 /// needs visiting: material proves `winner` can never mate, or the structure
 /// changed and the static argument proves it.

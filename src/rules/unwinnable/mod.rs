@@ -159,6 +159,19 @@ struct Tables {
     tree: exhaustive::Tree,
 }
 
+impl Tables {
+    /// Entries of capacity the exhaustive searches' tables keep between decisions: all a
+    /// common decision needs, while one hard position's hundreds of megabytes go back at once
+    /// instead of staying with every thread (a self-play worker, the referee) until its next
+    /// exhaustive search.
+    const KEEP_ENTRIES: usize = 1 << 16;
+
+    fn trim(&mut self) {
+        exhaustive::trim(&mut self.visited, Self::KEEP_ENTRIES);
+        exhaustive::trim(&mut self.tree, Self::KEEP_ENTRIES);
+    }
+}
+
 thread_local! {
     static TABLES: RefCell<Tables> = RefCell::new(Tables { helpmate: Table::new(16), visited: exhaustive::Visited::default(), tree: exhaustive::Tree::default() });
 }
@@ -218,119 +231,125 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
     }
     TABLES.with(|t| {
         let mut t = t.borrow_mut();
-        let t = &mut *t;
-        let mut nodes = 0;
-        let quick = helpmate::search(
-            pos,
-            side,
-            &mut t.helpmate,
-            None,
-            QUICK_NODES.min(budget.0),
-            &mut helpmate::Progress::default(),
-        );
-        nodes += quick.nodes;
-        if let Some(line) = quick.line {
-            return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
-        }
-        if quick.exhausted {
-            return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
-        }
-        let reach = reach::Reach::new(pos);
-        if let Some(p) = statics::prove_with(&reach, side) {
-            let reason = match p {
-                statics::StaticProof::NoCheck => Reason::NoCheck,
-                statics::StaticProof::NoMatingSquare => Reason::NoMatingSquare,
-            };
-            return Decision { verdict: Verdict::Unwinnable { reason }, nodes };
-        }
-        let light_against_heavy = light_against_heavy(pos, side);
-        let mut step = QUICK_NODES;
-        // Once the clock-free depth-first search has cut lines at its length limit, the
-        // breadth-first one takes its place, first in the round and with twice the nodes.
-        let mut wide = false;
-        // The helpmate search goes on where the last round's stopped.
-        let mut progress = helpmate::Progress::default();
-        while nodes < budget.0 {
-            let round: &[Stage] = if wide {
-                &[Stage::Wide, Stage::Clocked, Stage::Deep, Stage::Helpmate]
+        let d = decide_with(pos, side, budget, &mut t);
+        t.trim();
+        d
+    })
+}
+
+/// The searches of [`decide`] past the cheap proofs, on this thread's tables.
+fn decide_with(pos: &Position, side: Color, budget: Budget, t: &mut Tables) -> Decision {
+    let mut nodes = 0;
+    let quick = helpmate::search(
+        pos,
+        side,
+        &mut t.helpmate,
+        None,
+        QUICK_NODES.min(budget.0),
+        &mut helpmate::Progress::default(),
+    );
+    nodes += quick.nodes;
+    if let Some(line) = quick.line {
+        return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
+    }
+    if quick.exhausted {
+        return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
+    }
+    let reach = reach::Reach::new(pos);
+    if let Some(p) = statics::prove_with(&reach, side) {
+        let reason = match p {
+            statics::StaticProof::NoCheck => Reason::NoCheck,
+            statics::StaticProof::NoMatingSquare => Reason::NoMatingSquare,
+        };
+        return Decision { verdict: Verdict::Unwinnable { reason }, nodes };
+    }
+    let light_against_heavy = light_against_heavy(pos, side);
+    let mut step = QUICK_NODES;
+    // Once the clock-free depth-first search has cut lines at its length limit, the
+    // breadth-first one takes its place, first in the round and with twice the nodes.
+    let mut wide = false;
+    // The helpmate search goes on where the last round's stopped.
+    let mut progress = helpmate::Progress::default();
+    while nodes < budget.0 {
+        let round: &[Stage] = if wide {
+            &[Stage::Wide, Stage::Clocked, Stage::Deep, Stage::Helpmate]
+        } else {
+            &[Stage::Clocked, Stage::Deep, Stage::Wide, Stage::Helpmate]
+        };
+        // When the budget left is less than the round, the stages run in order until it
+        // is spent, leaving the helpmate search, which comes last, little or nothing;
+        // with a light winner against heavy pieces every share shrinks alike instead.
+        let round_nodes: u64 = round.iter().map(|s| s.share(step, wide)).sum();
+        let left_at_start = budget.0 - nodes;
+        let scaled = |n: u64| {
+            if left_at_start >= round_nodes || !light_against_heavy {
+                n
             } else {
-                &[Stage::Clocked, Stage::Deep, Stage::Wide, Stage::Helpmate]
-            };
-            // When the budget left is less than the round, the stages run in order until it
-            // is spent, leaving the helpmate search, which comes last, little or nothing;
-            // with a light winner against heavy pieces every share shrinks alike instead.
-            let round_nodes: u64 = round.iter().map(|s| s.share(step, wide)).sum();
-            let left_at_start = budget.0 - nodes;
-            let scaled = |n: u64| {
-                if left_at_start >= round_nodes || !light_against_heavy {
-                    n
-                } else {
-                    (n as u128 * left_at_start as u128 / round_nodes as u128).max(1) as u64
+                (n as u128 * left_at_start as u128 / round_nodes as u128).max(1) as u64
+            }
+        };
+        for stage in round {
+            if nodes >= budget.0 {
+                break;
+            }
+            // (Deep may have just turned `wide` on: the breadth-first search then runs
+            // in this round already.)
+            let stage_nodes = scaled(stage.share(step, wide));
+            let left = budget.0 - nodes;
+            let found = match stage {
+                Stage::Clocked => {
+                    exhaustive::search(pos, side, exhaustive::Clock::Ends, &mut t.visited, stage_nodes.min(left))
                 }
-            };
-            for stage in round {
-                if nodes >= budget.0 {
-                    break;
+                Stage::Deep => {
+                    let o = exhaustive::search(
+                        pos,
+                        side,
+                        exhaustive::Clock::Ignored,
+                        &mut t.visited,
+                        stage_nodes.min(left),
+                    );
+                    wide |= matches!(o.found, exhaustive::Found::Cut);
+                    o
                 }
-                // (Deep may have just turned `wide` on: the breadth-first search then runs
-                // in this round already.)
-                let stage_nodes = scaled(stage.share(step, wide));
-                let left = budget.0 - nodes;
-                let found = match stage {
-                    Stage::Clocked => {
-                        exhaustive::search(pos, side, exhaustive::Clock::Ends, &mut t.visited, stage_nodes.min(left))
-                    }
-                    Stage::Deep => {
-                        let o = exhaustive::search(
-                            pos,
-                            side,
-                            exhaustive::Clock::Ignored,
-                            &mut t.visited,
-                            stage_nodes.min(left),
-                        );
-                        wide |= matches!(o.found, exhaustive::Found::Cut);
-                        o
-                    }
-                    Stage::Wide if wide => exhaustive::search_all(pos, side, &mut t.tree, stage_nodes.min(left)),
-                    Stage::Wide => continue,
-                    Stage::Helpmate => {
-                        let help = helpmate::search(
-                            pos,
-                            side,
-                            &mut t.helpmate,
-                            Some(&reach),
-                            stage_nodes.min(left),
-                            &mut progress,
-                        );
-                        nodes += help.nodes;
-                        if let Some(line) = help.line {
-                            return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
-                        }
-                        if help.exhausted {
-                            return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
-                        }
-                        continue;
-                    }
-                };
-                nodes += found.nodes;
-                match found.found {
-                    // A line that breaks the seventy-five-move rule is no helpmate (the clock-free
-                    // searches leave the rule out); another search may still find one.
-                    exhaustive::Found::Mate(line) if is_helpmate(pos, side, &line) => {
+                Stage::Wide if wide => exhaustive::search_all(pos, side, &mut t.tree, stage_nodes.min(left)),
+                Stage::Wide => continue,
+                Stage::Helpmate => {
+                    let help = helpmate::search(
+                        pos,
+                        side,
+                        &mut t.helpmate,
+                        Some(&reach),
+                        stage_nodes.min(left),
+                        &mut progress,
+                    );
+                    nodes += help.nodes;
+                    if let Some(line) = help.line {
                         return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
                     }
-                    exhaustive::Found::NoMate => {
-                        let reason =
-                            if matches!(stage, Stage::Clocked) { Reason::Exhaustive75 } else { Reason::Exhaustive };
-                        return Decision { verdict: Verdict::Unwinnable { reason }, nodes };
+                    if help.exhausted {
+                        return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive }, nodes };
                     }
-                    exhaustive::Found::Mate(_) | exhaustive::Found::Unknown | exhaustive::Found::Cut => {}
+                    continue;
                 }
+            };
+            nodes += found.nodes;
+            match found.found {
+                // A line that breaks the seventy-five-move rule is no helpmate (the clock-free
+                // searches leave the rule out); another search may still find one.
+                exhaustive::Found::Mate(line) if is_helpmate(pos, side, &line) => {
+                    return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
+                }
+                exhaustive::Found::NoMate => {
+                    let reason =
+                        if matches!(stage, Stage::Clocked) { Reason::Exhaustive75 } else { Reason::Exhaustive };
+                    return Decision { verdict: Verdict::Unwinnable { reason }, nodes };
+                }
+                exhaustive::Found::Mate(_) | exhaustive::Found::Unknown | exhaustive::Found::Cut => {}
             }
-            step = step.saturating_mul(4);
         }
-        Decision { verdict: Verdict::Undetermined, nodes }
-    })
+        step = step.saturating_mul(4);
+    }
+    Decision { verdict: Verdict::Undetermined, nodes }
 }
 
 /// The winner has no rook or queen, the loser has one. Such heavy pieces roam the board, so
@@ -394,4 +413,27 @@ pub fn is_helpmate(pos: &Position, side: Color, line: &[Move]) -> bool {
         p = p.make_move(m);
     }
     p.side_to_move() != side && p.in_check() && legal_moves(&p).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::attacks;
+
+    #[test]
+    fn a_large_decision_gives_its_table_memory_back() {
+        attacks::init();
+        // From the self-play finals: its breadth-first search fills about 200,000 entries.
+        let pos = Position::from_fen("8/8/3Pb3/1P6/4BQ2/8/PP4P1/2K3k1 w - - 1 47").expect("fen");
+        let d = decide_uncached(&pos, Color::Black, Budget::default());
+        assert!(d.nodes > 100_000, "{}", d.nodes);
+        TABLES.with(|t| {
+            let t = t.borrow();
+            for (name, len, capacity) in
+                [("visited", t.visited.len(), t.visited.capacity()), ("tree", t.tree.len(), t.tree.capacity())]
+            {
+                assert!(len == 0 && capacity <= 2 * Tables::KEEP_ENTRIES, "{name}: {len} entries, capacity {capacity}");
+            }
+        });
+    }
 }
