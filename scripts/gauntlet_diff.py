@@ -20,6 +20,8 @@ from collections import Counter, defaultdict
 Z95 = 1.959963984540054
 TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
 # cutechess-cli writes how a game ended as the comment of the result, e.g. {White loses on time}.
+ENDING_KINDS = {"on time": ("on time", "time forfeit"), "illegal": ("illegal",),
+                "disconnect": ("disconnect", "stalls", "crash")}
 ENDING = re.compile(r"\{([^{}]*)\}\s*(1-0|0-1|1/2-1/2|\*)\s*$")
 
 
@@ -58,8 +60,9 @@ class Tally:
         self.wdl[{1.0: 0, 0.5: 1, 0.0: 2}[ours]] += 1
         self.pairs[tags.get("Round", str(sum(self.wdl)))].append(ours)
         low = (ending + " " + tags.get("Termination", "")).lower()
-        for kind in ("on time", "time forfeit", "illegal", "disconnect", "stalls", "crash"):
-            if kind in low:
+        # cutechess-cli says a time loss twice (the comment and `Termination "time forfeit"`): one count a game.
+        for kind, words in ENDING_KINDS.items():
+            if any(w in low for w in words):
                 self.endings[kind] += 1
 
     def games(self):
