@@ -12,6 +12,7 @@
 //! unless the side to move is checkmated) and insufficient material all score 0, so
 //! the search prefers a draw when behind and avoids one when ahead.
 
+use super::endgame;
 use super::evaluator::{HandCrafted, Network, StaticEval};
 use super::history::{bonus, Continuation, History, PieceTo};
 use super::movepick::{is_bad_tactical_score, is_refutation_score, MovePicker};
@@ -445,7 +446,10 @@ impl<'a, E: StaticEval> Worker<'a, E> {
     /// The raw static evaluation of `pos`, the position at `ply`.
     #[inline(always)]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
-        self.eval.evaluate(pos, ply)
+        match endgame::bare_king(pos) {
+            Some(known) => known,
+            None => self.eval.evaluate(pos, ply),
+        }
     }
 
     /// A node at `ply` is about to evaluate `pos` or search its children (the network's
