@@ -32,7 +32,7 @@ const CLOSE_WEIGHT: i32 = 20;
 /// force mate (a queen, a rook, bishops on both colours, or bishop and knight); `None`
 /// otherwise, the evaluation's business.
 #[inline]
-pub(super) fn bare_king(pos: &Position) -> Option<i32> {
+pub fn bare_king(pos: &Position) -> Option<i32> {
     let lone = if !pos.color(Color::Black).more_than_one() {
         Color::Black
     } else if !pos.color(Color::White).more_than_one() {

@@ -28,7 +28,7 @@
 //! a listener on the search's main thread (the UCI session prints them from there).
 //! The search threads are a pool that lives as long as the engine ([`threads`]).
 
-mod endgame;
+pub mod endgame;
 pub mod eval;
 pub mod eval_weights;
 mod evaluator;

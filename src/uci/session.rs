@@ -12,7 +12,7 @@ use super::protocol::{event_line, parse, Command, GoParams, PositionBase};
 use crate::chess::notation::parse_uci_move;
 use crate::chess::{Move, Position};
 use crate::engine::options::uci_option_lines;
-use crate::engine::{eval, Engine, EngineOptions, InputProbe, Limits, SearchControl, SearchRequest};
+use crate::engine::{endgame, eval, Engine, EngineOptions, InputProbe, Limits, SearchControl, SearchRequest};
 use crate::rules::Game;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -194,7 +194,13 @@ impl Session {
                         self.engine.options().eval_file.trim()
                     ));
                 }
-                if self.engine.options().limit_strength {
+                if let Some(stm) = endgame::bare_king(pos) {
+                    let white = if pos.side_to_move() == crate::chess::Color::White { stm } else { -stm };
+                    self.out.line(&format!(
+                        "Known endgame (a bare king against mating material): {white} cp (White's view), {stm} cp \
+                         (side to move); the search uses this value"
+                    ));
+                } else if self.engine.options().limit_strength {
                     self.out.line("(UCI_LimitStrength is on: the search uses this hand-crafted evaluation)");
                 }
                 if self.game.current().in_check() {
