@@ -26,6 +26,15 @@ impl Color {
         }
     }
 
+    /// +1 for White, -1 for Black: turns a score from this side's view into White's and back.
+    #[inline(always)]
+    pub const fn sign(self) -> i32 {
+        match self {
+            Color::White => 1,
+            Color::Black => -1,
+        }
+    }
+
     /// The rank pawns of this colour start on.
     pub const fn pawn_start_rank(self) -> Rank {
         match self {
@@ -337,6 +346,18 @@ impl Square {
         (self.file() as u8 + self.rank() as u8) % 2 == 1
     }
 
+    /// King moves from `self` to `other` on an empty board (the larger of the file and rank steps).
+    #[inline(always)]
+    pub fn distance(self, other: Square) -> i32 {
+        KING_DISTANCE[self.0 as usize][other.0 as usize] as i32
+    }
+
+    /// File steps plus rank steps.
+    pub const fn manhattan_distance(self, other: Square) -> i32 {
+        let (files, ranks) = file_rank_steps(self, other);
+        files + ranks
+    }
+
     pub fn all() -> impl Iterator<Item = Square> {
         (0u8..64).map(Square)
     }
@@ -352,6 +373,27 @@ impl Square {
         Some(Square::from_coords(f, r))
     }
 }
+
+const fn file_rank_steps(a: Square, b: Square) -> (i32, i32) {
+    let (a, b) = (a.0 as i32, b.0 as i32);
+    ((a % 8 - b % 8).abs(), (a / 8 - b / 8).abs())
+}
+
+/// [`Square::distance`] by table: the helpmate search's move ordering asks for it for every king move.
+static KING_DISTANCE: [[u8; 64]; 64] = {
+    let mut t = [[0; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let (files, ranks) = file_rank_steps(Square(a), Square(b));
+            t[a as usize][b as usize] = if files > ranks { files } else { ranks } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -652,6 +694,20 @@ mod tests {
         assert_eq!(m.to_string(), "e7d8n");
         assert!(m.is_capture() && m.is_promotion());
         assert_eq!(std::mem::size_of::<Option<Move>>(), 2);
+    }
+
+    #[test]
+    fn square_distances() {
+        for a in Square::all() {
+            for b in Square::all() {
+                let files = (a.file() as i32 - b.file() as i32).abs();
+                let ranks = (a.rank() as i32 - b.rank() as i32).abs();
+                assert_eq!(a.distance(b), files.max(ranks), "{a} {b}");
+                assert_eq!(a.manhattan_distance(b), files + ranks, "{a} {b}");
+            }
+        }
+        assert_eq!(Square::A1.distance(Square::H8), 7);
+        assert_eq!(Square::A1.manhattan_distance(Square::H8), 14);
     }
 
     #[test]

@@ -56,12 +56,12 @@ pub fn bare_king(pos: &Position) -> Option<i32> {
     let slope = if !heavy && !both_colours {
         let light = (bishops & Bitboard::LIGHT_SQUARES).nonempty();
         let corners = if light { [Square::H1, Square::A8] } else { [Square::A1, Square::H8] };
-        let near = corners.iter().map(|&c| manhattan(loser, c)).min().unwrap_or(0);
+        let near = corners.iter().map(|&c| loser.manhattan_distance(c)).min().unwrap_or(0);
         CORNER_WEIGHT * (14 - near)
     } else {
         EDGE_WEIGHT * centre_distance(loser)
     };
-    let close = CLOSE_WEIGHT * (7 - chebyshev(winner, loser));
+    let close = CLOSE_WEIGHT * (7 - winner.distance(loser));
     let score = KNOWN_WIN + material + slope + close;
     Some(if pos.side_to_move() == strong { score } else { -score })
 }
@@ -70,17 +70,6 @@ fn centre_distance(sq: Square) -> i32 {
     let f = sq.file().index() as i32;
     let r = sq.rank().index() as i32;
     (3 - f).max(f - 4) + (3 - r).max(r - 4)
-}
-
-fn manhattan(a: Square, b: Square) -> i32 {
-    (a.file().index() as i32 - b.file().index() as i32).abs()
-        + (a.rank().index() as i32 - b.rank().index() as i32).abs()
-}
-
-fn chebyshev(a: Square, b: Square) -> i32 {
-    (a.file().index() as i32 - b.file().index() as i32)
-        .abs()
-        .max((a.rank().index() as i32 - b.rank().index() as i32).abs())
 }
 
 #[cfg(test)]

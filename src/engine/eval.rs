@@ -525,7 +525,7 @@ fn terms<T: Trace>(pos: &Position, trace: &mut T, cache: Option<&mut PawnCache>)
     }
     let eg = total.1 * t.eg_scale / 64;
     t.white = (total.0 * t.phase + eg * (24 - t.phase)) / 24;
-    t.side_to_move = if pos.side_to_move() == Color::White { t.white } else { -t.white };
+    t.side_to_move = pos.side_to_move().sign() * t.white;
     t
 }
 

@@ -110,7 +110,7 @@ impl Trace for Counts {
         if self.counts[index] == 0 && !self.touched.contains(&(index as u16)) {
             self.touched.push(index as u16);
         }
-        self.counts[index] += if color == Color::White { count } else { -count };
+        self.counts[index] += color.sign() * count;
     }
 }
 

@@ -188,14 +188,14 @@ impl Session {
                 }
                 if let Some(net) = network {
                     let stm = net.evaluate(pos);
-                    let white = if pos.side_to_move() == crate::chess::Color::White { stm } else { -stm };
+                    let white = pos.side_to_move().sign() * stm;
                     self.out.line(&format!(
                         "NNUE evaluation: {white} cp (White's view), {stm} cp (side to move); EvalFile {}",
                         self.engine.options().eval_file.trim()
                     ));
                 }
                 if let Some(stm) = endgame::bare_king(pos) {
-                    let white = if pos.side_to_move() == crate::chess::Color::White { stm } else { -stm };
+                    let white = pos.side_to_move().sign() * stm;
                     self.out.line(&format!(
                         "Known endgame (a bare king against mating material): {white} cp (White's view), {stm} cp \
                          (side to move); the search uses this value"

@@ -23,7 +23,6 @@
 //!   first ([`search_all`]: no path kept, and a mate comes with a shortest line, from a tree of
 //!   first visits).
 
-use super::helpmate::distance;
 use super::material;
 use super::statics;
 use crate::chess::movegen::legal_moves;
@@ -270,8 +269,8 @@ fn too_late_to_mate(pos: &Position, winner: Color) -> bool {
     let (lk, wk) = (pos.king_square(winner.flip()), pos.king_square(winner));
     let winner_to_move = pos.side_to_move() == winner;
     !EDGES.squares().any(|x| {
-        let l = distance(lk, x);
-        let w = (distance(wk, x) - 2).max(1);
+        let l = lk.distance(x);
+        let w = (wk.distance(x) - 2).max(1);
         let plies = if winner_to_move { 2 * w.max(l + 1) - 1 } else { 2 * w.max(l).max(1) };
         plies <= left
     })

@@ -307,7 +307,7 @@ impl Plan {
                 corners.retain(|&c| k.reach.contains(c));
             }
         }
-        corners.sort_by_key(|&c| (distance(c, ksq), distance(c, wk)));
+        corners.sort_by_key(|&c| (c.distance(ksq), c.distance(wk)));
         corners.truncate(2);
         let base = |corner: Square| Plan {
             corner,
@@ -328,7 +328,7 @@ impl Plan {
                 // A bishop checking from afar covers the diagonal flight on its line.
                 let diagonal = if bishop { flights & bishop_attacks(corner, Bitboard::EMPTY) } else { Bitboard::EMPTY };
                 let mut templates: Vec<Plan> = Square::all()
-                    .filter(|&k| distance(k, corner) == 2)
+                    .filter(|&k| k.distance(corner) == 2)
                     .filter_map(|k| {
                         let open = flights & !king_attacks(k) & !diagonal;
                         (open.count() == 1).then_some(Plan {
@@ -338,7 +338,7 @@ impl Plan {
                         })
                     })
                     .collect();
-                templates.sort_by_key(|p| p.king_target.map_or(0, |k| distance(k, wk)));
+                templates.sort_by_key(|p| p.king_target.map_or(0, |k| k.distance(wk)));
                 plans.extend(templates);
             }
         }
@@ -418,9 +418,9 @@ impl Plan {
                 PieceType::Pawn => return (FREE, 300),
                 PieceType::King => {
                     let closer = match self.king_target {
-                        Some(k) => distance(to, k) < distance(from, k),
+                        Some(k) => to.distance(k) < from.distance(k),
                         None => {
-                            let (d0, d1) = (distance(from, self.corner), distance(to, self.corner));
+                            let (d0, d1) = (from.distance(self.corner), to.distance(self.corner));
                             d1 < d0 && d1 >= 2
                         }
                     };
@@ -440,7 +440,7 @@ impl Plan {
             (NORMAL, 0)
         } else {
             if kind == PieceType::King {
-                return if distance(to, self.corner) < distance(from, self.corner) { (FREE, 200) } else { (NORMAL, 0) };
+                return if to.distance(self.corner) < from.distance(self.corner) { (FREE, 200) } else { (NORMAL, 0) };
             }
             if victim.is_some() {
                 return (AGAINST, 0);
@@ -655,7 +655,7 @@ fn piece_distance(kind: PieceType, a: Square, b: Square) -> i32 {
         PieceType::Bishop => 2 - aligned_diag as i32,
         PieceType::Rook => 2 - aligned_line as i32,
         PieceType::Queen => 2 - (aligned_diag || aligned_line) as i32,
-        PieceType::King | PieceType::Pawn => distance(a, b),
+        PieceType::King | PieceType::Pawn => a.distance(b),
     }
 }
 
@@ -668,27 +668,6 @@ fn value(p: PieceType) -> i32 {
         PieceType::King => 0,
     }
 }
-
-/// King distance.
-pub(super) fn distance(a: Square, b: Square) -> i32 {
-    KING_DISTANCE[a.index()][b.index()] as i32
-}
-
-/// [`distance`] by table: move ordering asks for it for every king move.
-static KING_DISTANCE: [[u8; 64]; 64] = {
-    let mut t = [[0; 64]; 64];
-    let mut a: i32 = 0;
-    while a < 64 {
-        let mut b: i32 = 0;
-        while b < 64 {
-            let (files, ranks) = ((a % 8 - b % 8).abs(), (a / 8 - b / 8).abs());
-            t[a as usize][b as usize] = if files > ranks { files } else { ranks } as u8;
-            b += 1;
-        }
-        a += 1;
-    }
-    t
-};
 
 /// Knight moves from `a` to `b` on an empty board.
 fn knight_distance(a: Square, b: Square) -> i32 {
@@ -811,17 +790,6 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
-    }
-
-    #[test]
-    fn king_distances_by_table() {
-        for a in Square::all() {
-            for b in Square::all() {
-                let (files, ranks) =
-                    (a.index() as i32 % 8 - b.index() as i32 % 8, a.index() as i32 / 8 - b.index() as i32 / 8);
-                assert_eq!(distance(a, b), files.abs().max(ranks.abs()), "{a} {b}");
-            }
-        }
     }
 
     #[test]

@@ -373,7 +373,7 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
         if let (Some(skip), Some(Score::Cp(cp))) = (cfg.datagen_skip_plies, reply.score) {
             let quiet = !pos.in_check() && !mv.is_tactical();
             if quiet && game.moves().len() as u32 >= skip {
-                let cp_white = if side == Color::White { cp } else { -cp };
+                let cp_white = side.sign() * cp;
                 rec.samples.push(Sample { fen: pos.to_fen(), cp_white });
             }
         }
