@@ -569,6 +569,49 @@ fn chess960_match_from_the_command_line() {
     check_with_python_chess(&pgn);
 }
 
+/// Node-limited games are deterministic, so a match ends when its openings are used up with both
+/// colours rather than count the same games again; the games it played all differ.
+#[test]
+fn a_node_limited_match_stops_when_every_game_would_repeat() {
+    let exe = env!("CARGO_BIN_EXE_arbiter");
+    let book = tmp("three-openings.epd");
+    let lines: Vec<&str> = include_str!("data/openings.epd").lines().take(3).collect();
+    std::fs::write(&book, lines.join("\n") + "\n").unwrap();
+    let book_arg = book.display().to_string();
+    for (repeat, expected) in [(true, 6), (false, 6)] {
+        let pgn = tmp(&format!("distinct-{repeat}.pgn"));
+        let pgn_arg = pgn.display().to_string();
+        let mut args = vec!["selfplay", "--nodes", "300", "--games", "40", "--openings", &book_arg, "--quiet"];
+        args.extend(["--pgn", &pgn_arg]);
+        if repeat {
+            args.push("--repeat");
+        }
+        let out = Command::new(exe).args(&args).output().unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{stdout}{stderr}");
+        assert!(stdout.contains(&format!("{expected} games in")), "{stdout}");
+        assert!(stderr.contains(&format!("3 openings give {expected} distinct games")), "{stderr}");
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        let games: Vec<&str> = text.split("[Event ").skip(1).collect();
+        assert_eq!(games.len(), expected);
+        let mut keys: Vec<(&str, &str)> = games
+            .iter()
+            .map(|g| {
+                let tag = |name: &str| g.split(&format!("[{name} \"")).nth(1).and_then(|t| t.split('"').next());
+                (tag("FEN").unwrap_or(""), tag("White").unwrap_or(""))
+            })
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), expected, "an opening was played twice with the same colours");
+    }
+    // A clock varies the games: no cap.
+    let args =
+        ["selfplay", "--tc", "0.2+0.01", "--games", "8", "--openings", &book_arg, "--concurrency", "2", "--quiet"];
+    let out = Command::new(exe).args(args).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("8 games in"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// An external engine silently ignores an option it lacks, so the match refuses to start
 /// rather than play with the default: an undeclared name, a spin value out of its range.
 #[test]
@@ -789,7 +832,8 @@ fn sigterm_ends_a_match_cleanly() {
     let args: Vec<String> = ["--opponent", &format!("cmd={marker} option.Hash=4"), "--a", "Hash=4"]
         .iter()
         .map(|s| s.to_string())
-        .chain(["--nodes", "2000", "--games", "400", "--repeat"].iter().map(|s| s.to_string()))
+        .chain(["--nodes", "2000", "--games", "400", "--repeat", "--openings"].iter().map(|s| s.to_string()))
+        .chain([concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.epd").to_string()])
         .collect();
     let child = spawn_selfplay(&args, &pgn);
     // Let two games finish, then interrupt the third.
