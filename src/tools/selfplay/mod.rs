@@ -191,17 +191,6 @@ fn check_in_process(label: &str, options: &[(String, String)]) -> Result<(), Arg
     Ok(())
 }
 
-/// How many games differ in their opening or colours: game `k` plays opening `k / 2` with
-/// `--repeat` (colours swapped in the pair), else opening `k` with A White on even `k`, so an
-/// even number of openings repeats its colours after one pass and an odd number after two.
-fn distinct_games(openings: usize, repeat: bool) -> usize {
-    if repeat || openings % 2 == 1 {
-        openings.saturating_mul(2)
-    } else {
-        openings
-    }
-}
-
 /// Turns the arguments into a match configuration.
 pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
     let limits = if let Some(n) = args.nodes {
@@ -281,7 +270,7 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
     // At a node or depth limit a game is deterministic: the same opening with the same colours
     // is the same game. Past the distinct games the openings hold a match would only count
     // copies (and an SPRT would decide on them), so it ends there.
-    let distinct = distinct_games(openings.len(), args.repeat);
+    let distinct = runner::distinct_games(openings.len(), args.repeat);
     let deterministic = matches!(&limits, MoveLimit::Fixed(l) if l.movetime.is_none());
     let games = if deterministic && games > distinct {
         log::warn!(

@@ -39,6 +39,24 @@ pub struct MatchConfig {
     pub b: PlayerFactory,
 }
 
+/// Game `index`'s opening (an index into the openings, before wrapping) and whether A has White:
+/// with `repeat` each opening is a pair with colours swapped, without it one game each with
+/// colours alternating.
+fn schedule(index: usize, repeat: bool) -> (usize, bool) {
+    (if repeat { index / 2 } else { index }, index.is_multiple_of(2))
+}
+
+/// How many games of [`schedule`] differ in their opening or colours before it repeats one: an
+/// even number of openings without `repeat` comes round with the same colours after one pass,
+/// an odd number after two.
+pub fn distinct_games(openings: usize, repeat: bool) -> usize {
+    if repeat || openings % 2 == 1 {
+        openings.saturating_mul(2)
+    } else {
+        openings
+    }
+}
+
 /// Counters per player (index 0 = A, 1 = B).
 #[derive(Clone, Debug, Default)]
 pub struct Incidents {
@@ -282,8 +300,7 @@ fn worker(cfg: &MatchConfig, next: &AtomicUsize, stop: &AtomicBool, tx: &mpsc::S
         if index >= cfg.games {
             return;
         }
-        let opening_index = if cfg.repeat { index / 2 } else { index };
-        let a_white = index.is_multiple_of(2);
+        let (opening_index, a_white) = schedule(index, cfg.repeat);
         let opening = cfg.openings[opening_index % cfg.openings.len()];
         let rec = if a_white {
             play_game(&opening, &mut *a, &mut *b, &cfg.game)
@@ -338,4 +355,28 @@ pub fn progress_line(t: &Tally, total: usize, sprt: Option<&Sprt>) -> String {
     }
     s.push_str("   ");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distinct_games_is_the_period_of_the_schedule() {
+        for openings in 1..8 {
+            for repeat in [false, true] {
+                let game = |k: usize| {
+                    let (o, a_white) = schedule(k, repeat);
+                    (o % openings, a_white)
+                };
+                let n = distinct_games(openings, repeat);
+                let first: Vec<_> = (0..n).map(game).collect();
+                let mut unique = first.clone();
+                unique.sort_unstable();
+                unique.dedup();
+                assert_eq!(unique.len(), n, "{openings} openings, repeat {repeat}");
+                assert!((n..3 * n).all(|k| game(k) == first[k % n]), "{openings} openings, repeat {repeat}");
+            }
+        }
+    }
 }
