@@ -2,7 +2,13 @@
 """Elo of one or two gauntlets (scripts/gauntlet.sh output) and the difference between them.
 
     scripts/gauntlet_diff.py gauntlet-a0accca gauntlet-new        # old, then new
+    scripts/gauntlet_diff.py a0accca gauntlet-new                 # old as recorded in bench/gauntlets.tsv
     scripts/gauntlet_diff.py gauntlet-new                         # one gauntlet alone
+    scripts/gauntlet_diff.py --record gauntlet-new >> bench/gauntlets.tsv
+
+A gauntlet is a directory of PGNs or the label of a build recorded in bench/gauntlets.tsv (one row a
+pairing: W-D-L, pentanomial, endings, PGN md5), so a bar measured once stays comparable after its
+PGNs are gone; `--record DIR` prints a directory's rows in that form.
 
 For every opponent PGN in the directories (`OPPONENT.pgn`): Arbiter's W-D-L, score, the game pairs
 (pentanomial: the two games of one opening, cutechess-cli's `Round`), Elo with its 95 % interval
@@ -11,7 +17,9 @@ disconnections are counted by the `Termination` tag and the result comment). Wit
 per opponent and over the opponents both played: new minus old, with the 95 % interval of the
 difference of two independent estimates (delta method; games in pairs). Python 3, no packages.
 """
+import hashlib
 import math
+import os
 import pathlib
 import re
 import sys
@@ -22,6 +30,11 @@ TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
 # cutechess-cli writes how a game ended as the comment of the result, e.g. {White loses on time}.
 ENDING_KINDS = {"on time": ("on time", "time forfeit"), "illegal": ("illegal",),
                 "disconnect": ("disconnect", "stalls", "crash")}
+# GAUNTLET_RECORD names another record file (tests).
+RECORD = pathlib.Path(os.environ.get("GAUNTLET_RECORD")
+                      or pathlib.Path(__file__).resolve().parent.parent / "bench" / "gauntlets.tsv")
+RECORD_COLUMNS = ["date", "build", "opponent", "tc", "games", "wins", "draws", "losses", "pairs",
+                  "endings", "pgn_md5"]
 ENDING = re.compile(r"\{([^{}]*)\}\s*(1-0|0-1|1/2-1/2|\*)\s*$")
 
 
@@ -65,6 +78,27 @@ class Tally:
             if any(w in low for w in words):
                 self.endings[kind] += 1
 
+    @classmethod
+    def recorded(cls, row):
+        """A pairing as bench/gauntlets.tsv records it. The pairs keep only their points, all the
+        variance needs; each pair of k half-points is stood in for by two game scores summing to k/2."""
+        t = cls()
+        t.wdl = [int(row["wins"]), int(row["draws"]), int(row["losses"])]
+        counts = [int(c) for c in row["pairs"].split()]
+        if len(counts) != 5:
+            raise SystemExit(f"{RECORD}: pairs of {row['build']} vs {row['opponent']} are not five counts")
+        halves = [(0.0, 0.0), (0.5, 0.0), (0.5, 0.5), (1.0, 0.5), (1.0, 1.0)]
+        for k, c in enumerate(counts):
+            for _ in range(c):
+                t.pairs[f"r{len(t.pairs)}"] = list(halves[k])
+        if sum(counts) * 2 != t.games():
+            raise SystemExit(f"{RECORD}: {row['build']} vs {row['opponent']}: pairs do not add up to its games")
+        if row["endings"] != "none":
+            for item in row["endings"].split(", "):
+                kind, _, n = item.rpartition(" ")
+                t.endings[kind] = int(n)
+        return t
+
     def games(self):
         return sum(self.wdl)
 
@@ -97,8 +131,25 @@ def elo(score):
     return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: no "-0.0" at 50 %
 
 
+def recorded(build):
+    rows = []
+    if RECORD.exists():
+        lines = [l for l in RECORD.read_text(encoding="utf-8").splitlines() if l and not l.startswith("#")]
+        header = lines[0].split("\t") if lines else []
+        if header != RECORD_COLUMNS:
+            raise SystemExit(f"{RECORD}: the first line must be the columns {RECORD_COLUMNS}")
+        rows = [dict(zip(header, l.split("\t"))) for l in lines[1:]]
+    out = {r["opponent"]: Tally.recorded(r) for r in rows if r["build"] == build}
+    if not out:
+        raise SystemExit(f"{build}: neither a gauntlet directory nor a build recorded in {RECORD}")
+    return out
+
+
 def gauntlet(directory):
+    """A gauntlet's pairings by opponent: the PGNs of a directory, or a recorded build's rows."""
     d = pathlib.Path(directory)
+    if not d.is_dir():
+        return recorded(directory)
     pgns = sorted(d.glob("*.pgn"))
     if not pgns:
         raise SystemExit(f"no PGN files in {d}")
@@ -114,6 +165,20 @@ def gauntlet(directory):
     return out
 
 
+def record_rows(directory):
+    """The rows of bench/gauntlets.tsv for a gauntlet directory (tab-separated, no header)."""
+    d = pathlib.Path(directory)
+    build = d.name.removeprefix("gauntlet-")
+    for opp, t in gauntlet(d).items():
+        pgn = d / f"{opp}.pgn"
+        first = next(games(pgn))[0]
+        pent = Counter(round(sum(p) * 2) for p in t.pairs.values() if len(p) == 2)
+        ends = ", ".join(f"{k} {v}" for k, v in sorted(t.endings.items())) or "none"
+        yield "\t".join([first.get("Date", "?").replace(".", "-"), build, opp, first.get("TimeControl", "?"),
+                         str(t.games()), *map(str, t.wdl), " ".join(str(pent.get(k, 0)) for k in range(5)),
+                         ends, hashlib.md5(pgn.read_bytes()).hexdigest()])
+
+
 def describe(name, t):
     e, lo, hi, _ = t.elo()
     w, d, l = t.wdl
@@ -126,6 +191,10 @@ def describe(name, t):
 
 
 def main(argv):
+    if len(argv) == 3 and argv[1] == "--record":
+        for row in record_rows(argv[2]):
+            print(row)
+        return 0
     if len(argv) not in (2, 3):
         print(__doc__, file=sys.stderr)
         return 2

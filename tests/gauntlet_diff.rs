@@ -8,6 +8,15 @@ use std::process::Command;
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/gauntlet_diff.py");
 
+/// Whether python3 runs; a message says the test is skipped where it does not.
+fn have_python() -> bool {
+    let found = Command::new("python3").arg("--version").output().is_ok();
+    if !found {
+        eprintln!("SKIPPED: python3 not found");
+    }
+    found
+}
+
 /// One game in cutechess-cli's PGN form: `ours` is Arbiter's score (1, 0.5, 0) and
 /// `white` whether Arbiter had White; `ending` the result comment.
 fn game(out: &mut String, label: &str, round: u32, white: bool, ours: f64, ending: &str) {
@@ -41,8 +50,7 @@ fn gauntlet(root: &Path, label: &str, pairs: &[(f64, f64)], ending: &str) -> Pat
 
 #[test]
 fn the_difference_of_two_gauntlets_is_new_minus_old_with_its_interval() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: python3 not found");
+    if !have_python() {
         return;
     }
     let root = std::env::temp_dir().join(format!("arbiter-gauntlet-diff-{}", std::process::id()));
@@ -82,4 +90,51 @@ fn the_difference_of_two_gauntlets_is_new_minus_old_with_its_interval() {
     assert!(nums.len() >= 3 && nums[1] < nums[0] && nums[0] < nums[2], "{diff}");
     assert!(line("mean over 1 opponents").contains(&format!("{:+.1}", -elo(score_old))), "{text}");
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A gauntlet recorded with `--record` (a row a pairing in `bench/gauntlets.tsv`'s form) gives
+/// the same figures as its PGNs, so a bar measured once stays comparable once the PGNs are gone.
+#[test]
+fn a_recorded_gauntlet_stands_in_for_its_pgns() {
+    if !have_python() {
+        return;
+    }
+    let root = std::env::temp_dir().join(format!("arbiter-gauntlet-record-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let pairs: Vec<(f64, f64)> = (0..12).map(|i| [(0.0, 0.0), (1.0, 0.5), (0.5, 0.0), (1.0, 1.0)][i % 4]).collect();
+    let dir = gauntlet(&root, "rec", &pairs, "Black loses on time");
+    let run = |args: &[&std::ffi::OsStr], record: &Path| {
+        let out = Command::new("python3").arg(SCRIPT).args(args).env("GAUNTLET_RECORD", record).output().expect("run");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+        text
+    };
+    let record = root.join("gauntlets.tsv");
+    let rows = run(&["--record".as_ref(), dir.as_os_str()], &record);
+    assert_eq!(rows.lines().count(), 1, "{rows}");
+    assert!(rows.starts_with("?\trec\tethereal\t?\t24\t"), "{rows}");
+    let header = "date\tbuild\topponent\ttc\tgames\twins\tdraws\tlosses\tpairs\tendings\tpgn_md5\n";
+    std::fs::write(&record, format!("# a comment\n{header}{rows}")).expect("record");
+
+    let from_pgns = run(&[dir.as_os_str()], &record);
+    let from_record = run(&["rec".as_ref()], &record);
+    let figures = |text: &str| text.lines().nth(1).map(|l| l.to_string()).unwrap_or_default();
+    assert!(figures(&from_pgns).contains("on time 12"), "{from_pgns}");
+    assert_eq!(figures(&from_pgns), figures(&from_record), "{from_pgns}{from_record}");
+    // A label the record lacks is an error, not an empty gauntlet.
+    let out = Command::new("python3").arg(SCRIPT).arg("nosuch").env("GAUNTLET_RECORD", &record).output().expect("run");
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("nosuch"));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The committed record is well formed and reproduces the bar's figures in docs/strength.md.
+#[test]
+fn the_committed_record_gives_the_documented_difference() {
+    if !have_python() {
+        return;
+    }
+    let out = Command::new("python3").arg(SCRIPT).args(["a0accca", "16b65be"]).output().expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("mean over 2 opponents: +215.1 [+152.8, +277.4]"), "{text}");
 }
