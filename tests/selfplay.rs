@@ -605,11 +605,18 @@ fn a_node_limited_match_stops_when_every_game_would_repeat() {
         keys.dedup();
         assert_eq!(keys.len(), expected, "an opening was played twice with the same colours");
     }
-    // A clock varies the games: no cap.
-    let args =
-        ["selfplay", "--tc", "0.2+0.01", "--games", "8", "--openings", &book_arg, "--concurrency", "2", "--quiet"];
-    let out = Command::new(exe).args(args).output().unwrap();
-    assert!(String::from_utf8_lossy(&out.stdout).contains("8 games in"), "{}", String::from_utf8_lossy(&out.stderr));
+    // A clock varies the games, and so do two search threads or a strength limit's dice: no cap.
+    let clock = ["--tc", "0.2+0.01"];
+    for varies in
+        [&clock[..], &["--nodes", "300", "--a", "Threads=2"], &["--nodes", "300", "--b", "UCI_LimitStrength=true"]]
+    {
+        let mut args = vec!["selfplay", "--games", "8", "--openings", &book_arg, "--concurrency", "2", "--quiet"];
+        args.extend(varies);
+        let out = Command::new(exe).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(String::from_utf8_lossy(&out.stdout).contains("8 games in"), "{varies:?}: {stderr}");
+        assert!(!stderr.contains("distinct games"), "{varies:?}: {stderr}");
+    }
 }
 
 /// An external engine silently ignores an option it lacks, so the match refuses to start

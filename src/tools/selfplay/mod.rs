@@ -191,6 +191,17 @@ fn check_in_process(label: &str, options: &[(String, String)]) -> Result<(), Arg
     Ok(())
 }
 
+/// Whether a player with these options can play two different games from one opening at a node
+/// or depth limit: several search threads race each other, and a strength limit draws its dice
+/// from the clock (`src/engine/strength.rs`).
+fn varies_at_fixed_limits(options: &[(String, String)]) -> bool {
+    options.iter().any(|(name, value)| {
+        let value = value.trim();
+        (name.eq_ignore_ascii_case("Threads") && value.parse::<u32>().is_ok_and(|t| t > 1))
+            || (name.eq_ignore_ascii_case("UCI_LimitStrength") && value.eq_ignore_ascii_case("true"))
+    })
+}
+
 /// Turns the arguments into a match configuration.
 pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
     let limits = if let Some(n) = args.nodes {
@@ -221,6 +232,9 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
     };
     let a_options = with_variant(player::parse_option_set(&args.a_options).map_err(ArgError::Spec)?);
     let b_options = with_variant(player::parse_option_set(&args.b_options).map_err(ArgError::Spec)?);
+    let opponent = args.opponent.as_deref().map(EngineSpec::parse).transpose().map_err(ArgError::Spec)?;
+    let varies = varies_at_fixed_limits(&a_options)
+        || varies_at_fixed_limits(opponent.as_ref().map_or(&b_options, |spec| &spec.options));
     // In-process Arbiter unless a binary is named; both in-process players get distinct names.
     let a = match &args.a_cmd {
         Some(p) => uci_factory(EngineSpec { program: p.clone(), options: a_options, ..EngineSpec::program("") }),
@@ -229,11 +243,8 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
             in_process_factory(format!("{} A", InProcess::default_name()), a_options)
         }
     };
-    let b = match (&args.opponent, &args.b_cmd) {
-        (Some(text), _) => {
-            let spec = EngineSpec::parse(text).map_err(ArgError::Spec)?;
-            uci_factory(EngineSpec { options: with_variant(spec.options), ..spec })
-        }
+    let b = match (opponent, &args.b_cmd) {
+        (Some(spec), _) => uci_factory(EngineSpec { options: with_variant(spec.options), ..spec }),
         (None, Some(p)) => {
             uci_factory(EngineSpec { program: p.clone(), options: b_options, ..EngineSpec::program("") })
         }
@@ -269,9 +280,9 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
     }
     // At a node or depth limit a game is deterministic: the same opening with the same colours
     // is the same game. Past the distinct games the openings hold a match would only count
-    // copies (and an SPRT would decide on them), so it ends there.
+    // copies (and an SPRT would decide on them), so it ends there, unless a player varies.
     let distinct = runner::distinct_games(openings.len(), args.repeat);
-    let deterministic = matches!(&limits, MoveLimit::Fixed(l) if l.movetime.is_none());
+    let deterministic = matches!(&limits, MoveLimit::Fixed(l) if l.movetime.is_none()) && !varies;
     let games = if deterministic && games > distinct {
         log::warn!(
             "{} openings give {distinct} distinct games at a node or depth limit (every further game would \
