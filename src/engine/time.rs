@@ -2,7 +2,7 @@
 //! iteration after it, scaled by how stable the best move is) and a hard limit (abort
 //! the search; never exceeded by more than one node-check interval).
 
-use super::Limits;
+use super::{params, Limits};
 use crate::chess::Color;
 use std::time::Duration;
 
@@ -34,7 +34,7 @@ pub fn budget(limits: &Limits, us: Color, move_overhead: Duration) -> Option<Tim
     let reserve = move_overhead * 2 + Duration::from_millis(10);
     let avail = time.saturating_sub(reserve);
     let inc = inc.saturating_sub(move_overhead);
-    let mtg = limits.movestogo.map_or(30, |m| m.clamp(1, 50));
+    let mtg = limits.movestogo.map_or(params::tm_moves_to_go() as u32, |m| m.clamp(1, 50));
     let soft = avail / mtg + inc * 3 / 4;
     // The hard limit: several soft budgets, but never more than a fraction of what
     // is available (with one move to go, most of it).
