@@ -102,6 +102,15 @@ class Tally:
     def games(self):
         return sum(self.wdl)
 
+    def pentanomial(self):
+        """How many complete pairs scored 0, 0.5, 1, 1.5 and 2 points."""
+        pent = Counter(round(sum(p) * 2) for p in self.pairs.values() if len(p) == 2)
+        return [pent.get(k, 0) for k in range(5)]
+
+    def endings_text(self):
+        """`on time 2, illegal 1`, or `none`: the form describe prints and the record stores."""
+        return ", ".join(f"{k} {v}" for k, v in sorted(self.endings.items())) or "none"
+
     def score(self):
         w, d, _ = self.wdl
         return (w + d / 2) / self.games()
@@ -172,22 +181,18 @@ def record_rows(directory):
     for opp, t in gauntlet(d).items():
         pgn = d / f"{opp}.pgn"
         first = next(games(pgn))[0]
-        pent = Counter(round(sum(p) * 2) for p in t.pairs.values() if len(p) == 2)
-        ends = ", ".join(f"{k} {v}" for k, v in sorted(t.endings.items())) or "none"
         yield "\t".join([first.get("Date", "?").replace(".", "-"), build, opp, first.get("TimeControl", "?"),
-                         str(t.games()), *map(str, t.wdl), " ".join(str(pent.get(k, 0)) for k in range(5)),
-                         ends, hashlib.md5(pgn.read_bytes()).hexdigest()])
+                         str(t.games()), *map(str, t.wdl), " ".join(map(str, t.pentanomial())),
+                         t.endings_text(), hashlib.md5(pgn.read_bytes()).hexdigest()])
 
 
 def describe(name, t):
     e, lo, hi, _ = t.elo()
     w, d, l = t.wdl
-    pent = Counter(round(sum(p) * 2) for p in t.pairs.values() if len(p) == 2)
-    pent_s = " ".join(str(pent.get(k, 0)) for k in range(5))
-    ends = ", ".join(f"{k} {v}" for k, v in sorted(t.endings.items())) or "none"
+    pent_s = " ".join(map(str, t.pentanomial()))
     return (f"{name}: {t.games()} games, W-D-L {w}-{d}-{l}, score {100 * t.score():.1f} %, "
             f"Elo {e:+.1f} [{lo:+.1f}, {hi:+.1f}], pairs (0 .. 2 points) {pent_s}; "
-            f"time losses, illegal moves, disconnections: {ends}")
+            f"time losses, illegal moves, disconnections: {t.endings_text()}")
 
 
 def main(argv):
