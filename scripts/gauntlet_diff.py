@@ -13,7 +13,8 @@ PGNs are gone; `--record DIR` prints a directory's rows in that form.
 For every opponent PGN in the directories (`OPPONENT.pgn`): Arbiter's W-D-L, score, the game pairs
 (pentanomial: the two games of one opening, cutechess-cli's `Round`), Elo with its 95 % interval
 from the pentanomial variance, and how the games ended (time forfeits, illegal moves and
-disconnections are counted by the `Termination` tag and the result comment). With two directories,
+disconnections are counted by the `Termination` tag and the result comment, Arbiter's as `on time`,
+`illegal`, `disconnect` and the opponent's as `opponent on time` and so on). With two directories,
 per opponent and over the opponents both played: new minus old, with the 95 % interval of the
 difference of two independent estimates (delta method; games in pairs). Python 3, no packages.
 """
@@ -73,10 +74,16 @@ class Tally:
         self.wdl[{1.0: 0, 0.5: 1, 0.0: 2}[ours]] += 1
         self.pairs[tags.get("Round", str(sum(self.wdl)))].append(ours)
         low = (ending + " " + tags.get("Termination", "")).lower()
+        # The comment names the side at fault first ("Black loses on time", "White makes an illegal
+        # move"); the opponent's faults are counted apart from ours, which the bar requires to be none.
+        # A fault without a side named is counted as ours.
+        offender = ending.split(" ", 1)[0]
+        ours_colour = "White" if white.startswith(engine_prefix) else "Black"
+        whose = "opponent " if offender in ("White", "Black") and offender != ours_colour else ""
         # cutechess-cli says a time loss twice (the comment and `Termination "time forfeit"`): one count a game.
         for kind, words in ENDING_KINDS.items():
             if any(w in low for w in words):
-                self.endings[kind] += 1
+                self.endings[whose + kind] += 1
 
     @classmethod
     def recorded(cls, row):
@@ -108,7 +115,7 @@ class Tally:
         return [pent.get(k, 0) for k in range(5)]
 
     def endings_text(self):
-        """`on time 2, illegal 1`, or `none`: the form describe prints and the record stores."""
+        """`on time 2, opponent illegal 1`, or `none`: the form describe prints and the record stores."""
         return ", ".join(f"{k} {v}" for k, v in sorted(self.endings.items())) or "none"
 
     def score(self):

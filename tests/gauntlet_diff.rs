@@ -127,6 +127,35 @@ fn a_recorded_gauntlet_stands_in_for_its_pgns() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// A fault is charged to the side the result comment names: the opponent's time losses are
+/// counted apart from Arbiter's (the bar requires none of Arbiter's), in the PGNs and the record.
+#[test]
+fn the_opponents_time_losses_are_counted_apart_from_ours() {
+    if !have_python() {
+        return;
+    }
+    let root = std::env::temp_dir().join(format!("arbiter-gauntlet-fault-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    // Arbiter has Black in the second game of every pair; there White (the opponent) loses on time.
+    let pairs = [(0.5, 1.0), (0.0, 1.0), (1.0, 1.0)];
+    let dir = gauntlet(&root, "fault", &pairs, "White loses on time");
+    let record = root.join("gauntlets.tsv");
+    let run = |args: &[&std::ffi::OsStr]| {
+        let out = Command::new("python3").arg(SCRIPT).args(args).env("GAUNTLET_RECORD", &record).output().expect("run");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+        text
+    };
+    let text = run(&[dir.as_os_str()]);
+    assert!(text.contains("disconnections: opponent on time 3"), "{text}");
+    let rows = run(&["--record".as_ref(), dir.as_os_str()]);
+    assert!(rows.contains("\topponent on time 3\t"), "{rows}");
+    let header = "date\tbuild\topponent\ttc\tgames\twins\tdraws\tlosses\tpairs\tendings\tpgn_md5\n";
+    std::fs::write(&record, format!("{header}{rows}")).expect("record");
+    assert!(run(&["fault".as_ref()]).contains("disconnections: opponent on time 3"));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 /// The committed record is well formed and reproduces the bar's figures in docs/strength.md.
 #[test]
 fn the_committed_record_gives_the_documented_difference() {
