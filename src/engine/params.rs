@@ -146,7 +146,7 @@ params! {
 
     /// Time management: the moves still to play when `go` gives none (the soft limit is the
     /// clock over this, plus 3/4 of the increment; `src/engine/time.rs`).
-    tm_moves_to_go = 30, 10, 50;
+    tm_moves_to_go = 20, 10, 50;
 
     /// History bonus for a cutoff at `depth`: `hist_mul * depth^2 + hist_add * depth`, at most `hist_max`.
     hist_mul = 16, 0, 64;
