@@ -77,7 +77,8 @@ class Tally:
         # The comment names the side at fault first ("Black loses on time", "White makes an illegal
         # move"); the opponent's faults are counted apart from ours, which the bar requires to be none.
         # A fault without a side named is counted as ours.
-        offender = ending.split(" ", 1)[0]
+        m = re.search(r"\b(White|Black)\b(?:'s)? (?:loses|makes|disconnects|connection)", ending)
+        offender = m.group(1) if m else ""
         ours_colour = "White" if white.startswith(engine_prefix) else "Black"
         whose = "opponent " if offender in ("White", "Black") and offender != ours_colour else ""
         # cutechess-cli says a time loss twice (the comment and `Termination "time forfeit"`): one count a game.
