@@ -74,13 +74,12 @@ class Tally:
         self.wdl[{1.0: 0, 0.5: 1, 0.0: 2}[ours]] += 1
         self.pairs[tags.get("Round", str(sum(self.wdl)))].append(ours)
         low = (ending + " " + tags.get("Termination", "")).lower()
-        # The comment names the side at fault first ("Black loses on time", "White makes an illegal
-        # move"); the opponent's faults are counted apart from ours, which the bar requires to be none.
-        # A fault without a side named is counted as ours.
+        # The comment names the side at fault ("Black loses on time", "White makes an illegal move"),
+        # after the move's score where there is one; the opponent's faults are counted apart from ours,
+        # which the bar requires to be none. A fault without a side named is counted as ours.
         m = re.search(r"\b(White|Black)\b(?:'s)? (?:loses|makes|disconnects|connection)", ending)
-        offender = m.group(1) if m else ""
         ours_colour = "White" if white.startswith(engine_prefix) else "Black"
-        whose = "opponent " if offender in ("White", "Black") and offender != ours_colour else ""
+        whose = "opponent " if m and m.group(1) != ours_colour else ""
         # cutechess-cli says a time loss twice (the comment and `Termination "time forfeit"`): one count a game.
         for kind, words in ENDING_KINDS.items():
             if any(w in low for w in words):
