@@ -17,6 +17,17 @@ fn have_python() -> bool {
     found
 }
 
+/// The record's header line (`bench/gauntlets.tsv`).
+const RECORD_HEADER: &str = "date\tbuild\topponent\ttc\tgames\twins\tdraws\tlosses\tpairs\tendings\tpgn_md5\n";
+
+/// Runs the script with `args` and the record file `record`; its stdout (it must succeed).
+fn run_script(args: &[&std::ffi::OsStr], record: &Path) -> String {
+    let out = Command::new("python3").arg(SCRIPT).args(args).env("GAUNTLET_RECORD", record).output().expect("run");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    text
+}
+
 /// One game in cutechess-cli's PGN form: `ours` is Arbiter's score (1, 0.5, 0) and
 /// `white` whether Arbiter had White; `ending` the result comment.
 fn game(out: &mut String, label: &str, round: u32, white: bool, ours: f64, ending: &str) {
@@ -103,21 +114,14 @@ fn a_recorded_gauntlet_stands_in_for_its_pgns() {
     let _ = std::fs::remove_dir_all(&root);
     let pairs: Vec<(f64, f64)> = (0..12).map(|i| [(0.0, 0.0), (1.0, 0.5), (0.5, 0.0), (1.0, 1.0)][i % 4]).collect();
     let dir = gauntlet(&root, "rec", &pairs, "Black loses on time");
-    let run = |args: &[&std::ffi::OsStr], record: &Path| {
-        let out = Command::new("python3").arg(SCRIPT).args(args).env("GAUNTLET_RECORD", record).output().expect("run");
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-        text
-    };
     let record = root.join("gauntlets.tsv");
-    let rows = run(&["--record".as_ref(), dir.as_os_str()], &record);
+    let rows = run_script(&["--record".as_ref(), dir.as_os_str()], &record);
     assert_eq!(rows.lines().count(), 1, "{rows}");
     assert!(rows.starts_with("?\trec\tethereal\t?\t24\t"), "{rows}");
-    let header = "date\tbuild\topponent\ttc\tgames\twins\tdraws\tlosses\tpairs\tendings\tpgn_md5\n";
-    std::fs::write(&record, format!("# a comment\n{header}{rows}")).expect("record");
+    std::fs::write(&record, format!("# a comment\n{RECORD_HEADER}{rows}")).expect("record");
 
-    let from_pgns = run(&[dir.as_os_str()], &record);
-    let from_record = run(&["rec".as_ref()], &record);
+    let from_pgns = run_script(&[dir.as_os_str()], &record);
+    let from_record = run_script(&["rec".as_ref()], &record);
     let figures = |text: &str| text.lines().nth(1).map(|l| l.to_string()).unwrap_or_default();
     assert!(figures(&from_pgns).contains("on time 12"), "{from_pgns}");
     assert_eq!(figures(&from_pgns), figures(&from_record), "{from_pgns}{from_record}");
@@ -140,18 +144,12 @@ fn the_opponents_time_losses_are_counted_apart_from_ours() {
     let pairs = [(0.5, 1.0), (0.0, 1.0), (1.0, 1.0)];
     let dir = gauntlet(&root, "fault", &pairs, "White loses on time");
     let record = root.join("gauntlets.tsv");
-    let run = |args: &[&std::ffi::OsStr]| {
-        let out = Command::new("python3").arg(SCRIPT).args(args).env("GAUNTLET_RECORD", &record).output().expect("run");
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-        text
-    };
+    let run = |args: &[&std::ffi::OsStr]| run_script(args, &record);
     let text = run(&[dir.as_os_str()]);
     assert!(text.contains("disconnections: opponent on time 3"), "{text}");
     let rows = run(&["--record".as_ref(), dir.as_os_str()]);
     assert!(rows.contains("\topponent on time 3\t"), "{rows}");
-    let header = "date\tbuild\topponent\ttc\tgames\twins\tdraws\tlosses\tpairs\tendings\tpgn_md5\n";
-    std::fs::write(&record, format!("{header}{rows}")).expect("record");
+    std::fs::write(&record, format!("{RECORD_HEADER}{rows}")).expect("record");
     assert!(run(&["fault".as_ref()]).contains("disconnections: opponent on time 3"));
     let _ = std::fs::remove_dir_all(&root);
 }
