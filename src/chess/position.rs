@@ -553,34 +553,55 @@ impl Position {
         }
     }
 
-    /// Our pieces whose moving off a line can uncover a check on the enemy king (pass to
-    /// [`Self::gives_check_with`] when testing many moves of one position).
+    /// Our pieces whose moving off a line can uncover a check on the enemy king.
     pub fn discovered_check_candidates(&self) -> Bitboard {
         let us = self.side_to_move();
         self.slider_blockers(self.king_square(us.flip()), us).0 & self.color(us)
     }
 
-    /// Does the move give check? `discoverers` is [`Self::discovered_check_candidates`].
-    /// Direct and discovered checks of ordinary moves from the attack tables; castling, en
-    /// passant and promotions (rare, with unusual geometry) by playing the move.
-    pub fn gives_check_with(&self, m: Move, discoverers: Bitboard) -> bool {
+    /// What [`Self::gives_check_by`] needs to test moves of this position: computed once, it
+    /// makes each test a few bitboard operations.
+    pub fn check_squares(&self) -> CheckSquares {
+        let them = self.side_to_move().flip();
+        let king = self.king_square(them);
+        let occupied = self.occupied();
+        let (bishop, rook) = (attacks::bishop_attacks(king, occupied), attacks::rook_attacks(king, occupied));
+        CheckSquares {
+            king,
+            discoverers: self.discovered_check_candidates(),
+            // A pawn of ours on `sq` checks the king when the king attacks `sq` as one of its
+            // own pawns would.
+            direct: [
+                attacks::pawn_attacks(them, king),
+                attacks::knight_attacks(king),
+                bishop,
+                rook,
+                bishop | rook,
+                Bitboard::EMPTY,
+            ],
+        }
+    }
+
+    /// Does the move give check? `checks` is [`Self::check_squares`]. Direct checks from the
+    /// squares that see the king (the moving piece's own square cannot be on such a line
+    /// between its target and the king, or it would be giving check already), discovered
+    /// checks from the pieces that block our sliders; castling, en passant and promotions
+    /// (rare, with unusual geometry) by playing the move.
+    #[inline]
+    pub fn gives_check_by(&self, m: Move, checks: &CheckSquares) -> bool {
         if m.is_castling() || m.is_en_passant() || m.is_promotion() {
             return self.make_move(m).in_check();
         }
         let (from, to) = (m.from(), m.to());
         let Some(piece) = self.board[from.index()] else { return false };
-        let king = self.king_square(piece.color.flip());
-        let occupied = self.occupied().without(from).with(to);
-        let direct = match piece.kind {
-            PieceType::Pawn => attacks::pawn_attacks(piece.color, to).contains(king),
-            kind => attacks::piece_attacks(kind, to, occupied).contains(king),
-        };
-        direct || (discoverers.contains(from) && !attacks::aligned(king, from, to))
+        checks.direct[piece.kind.index()].contains(to)
+            || (checks.discoverers.contains(from) && !attacks::aligned(checks.king, from, to))
     }
 
-    /// Does the move give check? (Used by search and notation.)
+    /// Does the move give check? (For one move; [`Self::check_squares`] and
+    /// [`Self::gives_check_by`] when testing many.)
     pub fn gives_check(&self, m: Move) -> bool {
-        self.gives_check_with(m, self.discovered_check_candidates())
+        self.gives_check_by(m, &self.check_squares())
     }
 
     /// Non-pawn material of `c` exists (null-move pruning is unsafe in pawn endings).
@@ -601,6 +622,16 @@ impl Position {
         s.push_str("   a   b   c   d   e   f   g   h\n");
         s
     }
+}
+
+/// The squares from which each piece type of the side to move would check the enemy king, and
+/// the pieces whose moving can uncover a check ([`Position::check_squares`]).
+#[derive(Clone, Copy, Debug)]
+pub struct CheckSquares {
+    king: Square,
+    discoverers: Bitboard,
+    /// By [`PieceType::index`].
+    direct: [Bitboard; 6],
 }
 
 impl std::fmt::Debug for Position {

@@ -90,8 +90,8 @@ impl MovePicker {
             if quiet_checks {
                 let mut quiets = MoveList::new();
                 generate_into(pos, GenKind::Quiet, &mut quiets);
-                let discoverers = pos.discovered_check_candidates();
-                for &m in quiets.iter().filter(|&&m| pos.gives_check_with(m, discoverers)) {
+                let checks = pos.check_squares();
+                for &m in quiets.iter().filter(|&&m| pos.gives_check_by(m, &checks)) {
                     self.list.push(m);
                 }
             }

@@ -1004,6 +1004,8 @@ impl<'a, E: StaticEval> Worker<'a, E> {
         let mut n_quiets = 0;
         let mut captures_tried: [Option<(PieceTo, Option<PieceType>)>; 32] = [None; 32];
         let mut n_captures = 0;
+        // Computed at the first quiet move that futility pruning asks about.
+        let mut check_squares = None;
         self.keys.push(key);
 
         while let Some((m, order)) = picker.next_move() {
@@ -1032,7 +1034,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
                         if depth <= params::fp_max_depth()
                             && !refutation
                             && eval + params::fp_base() + params::fp_per_depth() * depth <= alpha
-                            && !pos.gives_check(m)
+                            && !pos.gives_check_by(m, check_squares.get_or_insert_with(|| pos.check_squares()))
                         {
                             continue;
                         }

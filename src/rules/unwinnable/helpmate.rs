@@ -176,7 +176,7 @@ impl Search<'_> {
         // often all a node needs; when it fails, most often all do: the rest is sorted once.
         self.order.swap(base, best);
         let mut sorted = false;
-        let mut discoverers = None;
+        let mut check_squares = None;
         for picked in base..end {
             if !sorted && picked > base {
                 self.order[picked..end].sort_unstable_by(|a, b| b.cmp(a));
@@ -208,8 +208,8 @@ impl Search<'_> {
                     self.order[picked + 1..end].sort_unstable_by(|a, b| b.cmp(a));
                     sorted = true;
                 }
-                let d = *discoverers.get_or_insert_with(|| pos.discovered_check_candidates());
-                if !pos.gives_check_with(m, d) {
+                let checks = check_squares.get_or_insert_with(|| pos.check_squares());
+                if !pos.gives_check_by(m, checks) {
                     self.nodes += 1;
                     *stopped = true;
                     if self.nodes >= self.limit {

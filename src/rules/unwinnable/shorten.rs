@@ -91,9 +91,9 @@ impl Exact {
         let moves = legal_moves(pos);
         if plies == 1 {
             // The mating move: only a check can be one.
-            let discoverers = pos.discovered_check_candidates();
+            let checks = pos.check_squares();
             for &m in moves.iter() {
-                if pos.gives_check_with(m, discoverers) && !has_legal_move(&pos.make_move(m)) {
+                if pos.gives_check_by(m, &checks) && !has_legal_move(&pos.make_move(m)) {
                     self.line.push(m);
                     return Some(true);
                 }
