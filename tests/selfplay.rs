@@ -7,6 +7,7 @@ use arbiter::rules::{AutomaticDraw, DrawClaim, Outcome};
 use arbiter::tools::selfplay::game::{play_game, Adjudication, EndReason, GameConfig, GameRecord, GameResult};
 use arbiter::tools::selfplay::openings::{self, SplitMix64};
 use arbiter::tools::selfplay::player::{EngineSpec, GoRequest, InProcess, Player, PlayerError, Reply, UciEngine};
+use arbiter::tools::selfplay::records;
 use arbiter::tools::selfplay::runner::{run_match, MatchConfig, PlayerFactory};
 use arbiter::tools::selfplay::stats::{self, Sprt, SprtDecision, SprtModel, Tally};
 use arbiter::tools::selfplay::tc::{MoveLimit, TimeControl};
@@ -244,6 +245,8 @@ fn match_config(a: PlayerFactory, b: PlayerFactory, games: usize) -> MatchConfig
         sprt: None,
         pgn: None,
         datagen: None,
+        datagen_skip: 8,
+        records: None,
         event: "test".into(),
         time_control: "-".into(),
         progress: false,
@@ -318,7 +321,7 @@ fn pgn_is_valid_for_python_chess() {
     cfg.concurrency = 2;
     cfg.pgn = Some(pgn.clone());
     cfg.datagen = Some(data.clone());
-    cfg.game.datagen_skip_plies = Some(8);
+    cfg.datagen_skip = 8;
     cfg.openings = openings::parse_epd(
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
          # a comment\n\
@@ -658,7 +661,7 @@ fn in_process_against_uci_process() {
     let data = tmp("arbiter.data");
     let mut cfg = match_config(a, b, 4);
     cfg.game.limits = MoveLimit::Fixed(Limits { nodes: Some(800), ..Limits::default() });
-    cfg.game.datagen_skip_plies = Some(4);
+    cfg.datagen_skip = 4;
     cfg.openings = openings::parse_epd(
         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n\
          8/8/4k3/8/8/3QK3/8/8 w - - 0 1\n",
@@ -666,6 +669,8 @@ fn in_process_against_uci_process() {
     .unwrap();
     cfg.pgn = Some(pgn.clone());
     cfg.datagen = Some(data.clone());
+    let games_file = tmp("arbiter.games");
+    cfg.records = Some(games_file.clone());
     cfg.concurrency = 2;
     let s = run_match(cfg).unwrap();
     assert_eq!(s.tally.games(), 4);
@@ -689,6 +694,10 @@ fn in_process_against_uci_process() {
         parts[1].parse::<i32>().unwrap();
         assert!(["1.0", "0.5", "0.0"].contains(&parts[2]), "{line}");
     }
+    // The game records give the same training data again, line for line.
+    let games = std::fs::read_to_string(&games_file).unwrap();
+    assert_eq!(games.lines().count(), 4);
+    assert_eq!(records::expand(&games, 4), (text.clone(), 0));
     check_with_python_chess(&pgn);
 }
 

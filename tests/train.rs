@@ -1,6 +1,7 @@
 //! `arbiter train` as a user runs it: on positions `arbiter selfplay --datagen` wrote (plus
 //! damaged lines), it writes a network file the engine reads, the same bytes for any thread
-//! count; a checkpoint resumes; bad command lines exit 2 with the reason on stderr.
+//! count; a checkpoint resumes; the run's game records (`--records`) train the same network as
+//! its data lines; bad command lines exit 2 with the reason on stderr.
 
 use arbiter::engine::nnue::{Network, FILE_BYTES};
 use std::path::{Path, PathBuf};
@@ -35,11 +36,14 @@ fn setup(name: &str) -> PathBuf {
             "--quiet",
             "--datagen",
             "data.txt",
+            "--records",
+            "data.games",
         ],
         &dir,
     );
     assert!(o.status.success(), "selfplay: {}", stderr(&o));
     let text = std::fs::read_to_string(dir.join("data.txt")).unwrap();
+    std::fs::write(dir.join("clean.txt"), &text).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines.len() > 150, "too little data: {} lines", lines.len());
     let mut damaged = Vec::new();
@@ -99,6 +103,22 @@ fn trains_a_network_the_engine_reads_the_same_for_any_thread_count() {
     let again = Network::read(&dir.join("resumed.nnue")).unwrap();
     let differing = again.ft_weights.iter().zip(net.ft_weights.iter()).filter(|(a, b)| a != b).count();
     assert!(differing < net.ft_weights.len() / 100, "{differing} feature weights moved at lr 1e-9");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The game records of a self-play run train the same network as the data lines it wrote.
+#[test]
+fn game_records_train_what_their_data_lines_train() {
+    let dir = setup("records");
+    let run = |data: &str, out: &str| {
+        let o = arbiter(
+            &["train", "--data", data, "--batch", "64", "--seed", "3", "--epochs", "2", "--threads", "1", "--out", out],
+            &dir,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read(dir.join(out)).unwrap()
+    };
+    assert_eq!(run("data.games", "from-games.nnue"), run("clean.txt", "from-lines.nnue"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -26,7 +26,7 @@ use std::time::Instant;
 
 #[derive(Args, Debug, Clone)]
 pub struct TexelArgs {
-    /// Training data files (`selfplay --datagen` output).
+    /// Training data files (`selfplay --datagen` output, or `selfplay --records` files named `*.games`).
     #[arg(long, required = true, num_args = 1..)]
     pub data: Vec<PathBuf>,
     /// Use at most this many positions (a seeded random sample of whole games).
@@ -172,7 +172,8 @@ pub(crate) fn games<L: AsRef<str>>(lines: impl IntoIterator<Item = L>) -> Vec<Ve
 fn load(args: &TexelArgs) -> Result<Dataset, String> {
     let mut all = Vec::new();
     for path in &args.data {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = crate::tools::selfplay::records::read_data_file(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         all.extend(games(text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string)));
     }
     // Shuffled by game, so the validation positions (the first ones) and a `--limit`

@@ -182,14 +182,6 @@ pub struct PlayedMove {
     pub time: Duration,
 }
 
-/// A position sampled for training data.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Sample {
-    pub fen: String,
-    /// From White's point of view.
-    pub cp_white: i32,
-}
-
 /// Everything about a finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -201,7 +193,6 @@ pub struct GameRecord {
     pub moves: Vec<PlayedMove>,
     pub result: GameResult,
     pub reason: EndReason,
-    pub samples: Vec<Sample>,
     /// Which sides must be restarted before their next game (White, Black).
     pub restart: [bool; 2],
 }
@@ -215,8 +206,6 @@ pub struct GameConfig {
     pub stall_timeout: Duration,
     /// Extra wait past the flag before giving up on a move (the move still loses on time).
     pub flag_grace: Duration,
-    /// Sample quiet positions for `--datagen`, skipping this many opening plies.
-    pub datagen_skip_plies: Option<u32>,
     /// Claim threefold / fifty-move draws for the players (on by default; off lets games run
     /// to the automatic fivefold / seventy-five-move endings).
     pub claim_draws: bool,
@@ -232,7 +221,6 @@ impl Default for GameConfig {
             adjudication: Adjudication::default(),
             stall_timeout: Duration::from_secs(60),
             flag_grace: Duration::from_millis(200),
-            datagen_skip_plies: None,
             claim_draws: true,
             interrupt: None,
         }
@@ -258,7 +246,6 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
         moves: Vec::new(),
         result: GameResult::Draw,
         reason: EndReason::DrawAdjudication,
-        samples: Vec::new(),
         restart: [false; 2],
     };
     for side in [Color::White, Color::Black] {
@@ -370,13 +357,6 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
                 return finish_forfeit(rec, side, EndReason::IllegalMove { side, text }, &pos);
             }
         };
-        if let (Some(skip), Some(Score::Cp(cp))) = (cfg.datagen_skip_plies, reply.score) {
-            let quiet = !pos.in_check() && !mv.is_tactical();
-            if quiet && game.moves().len() as u32 >= skip {
-                let cp_white = side.sign() * cp;
-                rec.samples.push(Sample { fen: pos.to_fen(), cp_white });
-            }
-        }
         rec.moves.push(PlayedMove {
             mv,
             san: judge::san(&pos, mv),

@@ -1,7 +1,8 @@
 //! `arbiter selfplay`: matches between two players (in-process Arbiter instances or any UCI
 //! engines), judged by the FIDE referee, with PGN, statistics, SPRT and training data.
 //!
-//! Output: the PGN goes to `--pgn FILE`, training data to `--datagen FILE`, the final summary
+//! Output: the PGN goes to `--pgn FILE`, training data to `--datagen FILE`, game records to
+//! `--records FILE`, the final summary
 //! to stdout, and the live progress line and logs to stderr.
 
 pub mod game;
@@ -10,6 +11,7 @@ pub mod judge;
 pub mod openings;
 pub mod pgn;
 pub mod player;
+pub mod records;
 pub mod runner;
 pub mod stats;
 pub mod tc;
@@ -116,8 +118,12 @@ pub struct SelfplayArgs {
     #[arg(long, value_name = "FILE")]
     pub datagen: Option<PathBuf>,
     /// With --datagen: skip this many plies at the start of every game.
-    #[arg(long, value_name = "PLIES", default_value_t = 8)]
+    #[arg(long, value_name = "PLIES", default_value_t = records::DEFAULT_SKIP_PLIES)]
     pub datagen_skip: u32,
+    /// Write game records: "start FEN | result | move score move score ..." per game, from which
+    /// training data can be made again (`arbiter train --data FILE.games`; docs/nnue.md).
+    #[arg(long, value_name = "FILE")]
+    pub records: Option<PathBuf>,
     /// Seconds to wait for a move without a clock (--nodes/--depth) before an engine counts as stalled.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub stall_timeout: f64,
@@ -312,7 +318,6 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
         adjudication: game::Adjudication { resign, draw },
         stall_timeout: Duration::from_secs_f64(args.stall_timeout),
         flag_grace: Duration::from_millis(args.flag_grace),
-        datagen_skip_plies: args.datagen.as_ref().map(|_| args.datagen_skip),
         claim_draws: !args.no_draw_claims,
         interrupt: Some(interrupt::flag()),
     };
@@ -326,6 +331,8 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
         sprt,
         pgn: args.pgn.clone(),
         datagen: args.datagen.clone(),
+        datagen_skip: args.datagen_skip,
+        records: args.records.clone(),
         event: args.event.clone(),
         progress: !args.quiet,
         keep_records: false,

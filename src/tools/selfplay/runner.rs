@@ -5,6 +5,7 @@
 use super::game::{play_game, EndReason, GameConfig, GameRecord};
 use super::pgn::{self, PgnContext};
 use super::player::{Player, PlayerError};
+use super::records;
 use super::stats::{Sprt, SprtDecision, Tally};
 use crate::chess::{Color, Position};
 use std::collections::HashMap;
@@ -27,7 +28,12 @@ pub struct MatchConfig {
     pub concurrency: usize,
     pub sprt: Option<Sprt>,
     pub pgn: Option<PathBuf>,
+    /// Training data lines ([`records::data_lines`]) ...
     pub datagen: Option<PathBuf>,
+    /// ... past this many plies of every game.
+    pub datagen_skip: u32,
+    /// Game records ([`records`]).
+    pub records: Option<PathBuf>,
     pub event: String,
     pub time_control: String,
     pub progress: bool,
@@ -123,6 +129,7 @@ fn open_output(path: &Option<PathBuf>) -> Result<Option<std::io::BufWriter<std::
 pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
     let mut pgn_out = open_output(&cfg.pgn)?;
     let mut data_out = open_output(&cfg.datagen)?;
+    let mut records_out = open_output(&cfg.records)?;
     let cfg = Arc::new(cfg);
     let next = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(AtomicBool::new(false));
@@ -147,7 +154,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
     let mut pair_first: HashMap<usize, f64> = HashMap::new();
     let mut sprt_decision = None;
     let mut failures = Vec::new();
-    let mut records = Vec::new();
+    let mut kept = Vec::new();
     let mut interrupted = false;
     loop {
         let ev = match rx.recv_timeout(Duration::from_millis(100)) {
@@ -220,22 +227,24 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
             }
         }
         if let Some(out) = data_out.as_mut() {
-            let result = match rec.result.white_points() {
-                p if p > 0.75 => "1.0",
-                p if p < 0.25 => "0.0",
-                _ => "0.5",
-            };
-            let mut text = String::new();
-            for s in &rec.samples {
-                text.push_str(&format!("{} | {} | {}\n", s.fen, s.cp_white, result));
+            match records::data_lines_of(&rec, cfg.datagen_skip) {
+                Ok(text) => {
+                    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                        log::error!("writing training data: {e}");
+                    }
+                }
+                Err(e) => log::error!("game {}: no training data: {e}", index + 1),
             }
-            if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                log::error!("writing training data: {e}");
+        }
+        if let Some(out) = records_out.as_mut() {
+            let line = records::record_line(&rec);
+            if let Err(e) = out.write_all(line.as_bytes()).and_then(|_| out.flush()) {
+                log::error!("writing game records: {e}");
             }
         }
         log::info!("game {} {} - {}: {} ({})", index + 1, rec.white, rec.black, rec.result.pgn(), rec.reason);
         if cfg.keep_records {
-            records.push((index, a_white, rec));
+            kept.push((index, a_white, rec));
         }
         if let Some(sprt) = &cfg.sprt {
             let d = sprt.decision(&tally);
@@ -263,7 +272,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
             sprt_decision = Some(sprt.decision(&tally));
         }
     }
-    records.sort_by_key(|r| r.0);
+    kept.sort_by_key(|r| r.0);
     Ok(MatchSummary {
         a_name,
         b_name,
@@ -271,7 +280,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
         incidents,
         sprt: sprt_decision,
         elapsed: start.elapsed(),
-        records,
+        records: kept,
         interrupted,
     })
 }

@@ -1,5 +1,6 @@
 //! Training data for `arbiter train`: the lines `selfplay --datagen` writes (`FEN |
-//! score-cp-from-white | result`, read by [`texel::parse_line`]), turned into the network's
+//! score-cp-from-white | result`, read by [`texel::parse_line`]; a `.games` file of game records
+//! is read as the lines it expands to), turned into the network's
 //! active features for both perspectives, the output bucket, and the score and result from
 //! the side to move's view. Validation positions are whole games held out (a game is a run of
 //! lines whose move number does not fall, [`texel::games`]): the positions of one game are
@@ -8,6 +9,7 @@
 use crate::chess::{Color, Position};
 use crate::engine::nnue::{self, output_bucket};
 use crate::tools::selfplay::openings::SplitMix64;
+use crate::tools::selfplay::records;
 use crate::tools::texel;
 use rayon::prelude::*;
 use std::fmt;
@@ -174,13 +176,9 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, DataError> 
     Ok(load_texts(&texts, opts))
 }
 
-/// Bytes that are not UTF-8 (a damaged file) make malformed lines, not a refusal.
+/// Data lines, or game records expanded to them ([`records::read_data_file`]).
 fn read_text(path: &Path) -> Result<String, DataError> {
-    let bytes = std::fs::read(path).map_err(|error| DataError::Read { path: path.to_path_buf(), error })?;
-    Ok(match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
+    records::read_data_file(path).map_err(|error| DataError::Read { path: path.to_path_buf(), error })
 }
 
 /// [`load`] on the files' contents.

@@ -35,8 +35,8 @@ pub const SHARDS: usize = 8;
 
 #[derive(Args, Debug, Clone)]
 pub struct TrainArgs {
-    /// Training data files (`selfplay --datagen` output); lines that do not parse are skipped
-    /// and counted.
+    /// Training data files (`selfplay --datagen` output, or `selfplay --records` files named
+    /// `*.games`, expanded to the same lines); lines that do not parse are skipped and counted.
     #[arg(long, required = true, num_args = 1..)]
     pub data: Vec<PathBuf>,
     /// Write the quantised network here.
