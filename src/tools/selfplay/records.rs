@@ -138,9 +138,15 @@ pub fn parse_record(line: &str) -> Result<GameLine, RecordError> {
 /// position: past the first `skip` plies, the side to move not in check, the move played
 /// neither a capture nor a promotion, and a centipawn (not mate) score for it. The rule of
 /// `--datagen`, in its one place.
-pub fn data_lines(start: &Position, moves: &[(Move, Option<Score>)], result: &str, skip: u32, out: &mut String) {
+pub fn data_lines(
+    start: &Position,
+    moves: impl IntoIterator<Item = (Move, Option<Score>)>,
+    result: &str,
+    skip: u32,
+    out: &mut String,
+) {
     let mut pos = *start;
-    for (ply, &(mv, score)) in moves.iter().enumerate() {
+    for (ply, (mv, score)) in moves.into_iter().enumerate() {
         if let Some(Score::Cp(cp)) = score {
             if ply as u32 >= skip && !pos.in_check() && !mv.is_tactical() {
                 let cp_white = pos.side_to_move().sign() * cp;
@@ -154,9 +160,8 @@ pub fn data_lines(start: &Position, moves: &[(Move, Option<Score>)], result: &st
 /// The training data of a finished game (see [`data_lines`]).
 pub fn data_lines_of(rec: &GameRecord, skip: u32) -> Result<String, RecordError> {
     let start = Position::from_fen(&rec.start_fen).map_err(RecordError::Fen)?;
-    let moves: Vec<(Move, Option<Score>)> = rec.moves.iter().map(|m| (m.mv, m.score)).collect();
     let mut out = String::new();
-    data_lines(&start, &moves, result_text(rec.result), skip, &mut out);
+    data_lines(&start, rec.moves.iter().map(|m| (m.mv, m.score)), result_text(rec.result), skip, &mut out);
     Ok(out)
 }
 
@@ -167,7 +172,7 @@ pub fn expand(text: &str, skip: u32) -> (String, usize) {
     let mut bad = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         match parse_record(line) {
-            Ok(g) => data_lines(&g.start, &g.moves, g.result, skip, &mut out),
+            Ok(g) => data_lines(&g.start, g.moves, g.result, skip, &mut out),
             Err(e) => {
                 log::debug!("not a game record ({e}): {line}");
                 bad += 1;
@@ -257,7 +262,7 @@ mod tests {
         // d7c6 are captures. Left: b8c6 (Black's -20 is +20 for White) and f1b5, each with the
         // position it was played in.
         let mut out = String::new();
-        data_lines(&g.start, &g.moves, g.result, 2, &mut out);
+        data_lines(&g.start, g.moves.iter().copied(), g.result, 2, &mut out);
         assert_eq!(
             out,
             "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 | 20 | 1.0\n\
