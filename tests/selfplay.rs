@@ -902,3 +902,28 @@ fn sigint_during_a_stalled_move_ends_the_match_at_once() {
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), "", "no game finished");
     assert!(processes_with(&marker).is_empty(), "engine processes left: {:?}", processes_with(&marker));
 }
+
+/// With stderr a pipe (a log file, CI), the progress is one line per finished game, the last one the
+/// final tally: no carriage returns that would fold the match into one endless line.
+#[test]
+fn progress_to_a_pipe_is_a_line_per_game() {
+    let exe = env!("CARGO_BIN_EXE_arbiter");
+    let args = ["selfplay", "--nodes", "200", "--games", "4", "--repeat"];
+    let out = Command::new(exe)
+        .args(args)
+        .args(["--openings", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.epd")])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains('\r'), "{stderr:?}");
+    let progress: Vec<&str> = stderr.lines().filter(|l| l.starts_with("games ")).collect();
+    assert_eq!(progress.len(), 4, "{stderr}");
+    for (n, line) in (1..=4).zip(&progress) {
+        assert!(line.starts_with(&format!("games {n}/4  +")), "line {n}: {line:?}");
+    }
+    // The last line's wins (`+W`, the third word) are the summary's.
+    let wins = progress[3].split_whitespace().nth(2).unwrap_or_default().trim_start_matches('+');
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(&format!("A: W {wins} ")), "{} against the summary:\n{stdout}", progress[3]);
+}

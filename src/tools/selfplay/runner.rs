@@ -9,7 +9,7 @@ use super::records;
 use super::stats::{Sprt, SprtDecision, Tally};
 use crate::chess::{Color, Position};
 use std::collections::HashMap;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -150,6 +150,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
     let date = pgn::pgn_date_today();
     let mut names: Option<(String, String)> = None;
     let mut tally = Tally::default();
+    let progress_on_terminal = std::io::stderr().is_terminal();
     let mut incidents = Incidents::default();
     let mut pair_first: HashMap<usize, f64> = HashMap::new();
     let mut sprt_decision = None;
@@ -254,13 +255,20 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
             }
         }
         if cfg.progress {
-            eprint!("\r{}", progress_line(&tally, cfg.games, cfg.sprt.as_ref()));
+            let line = progress_line(&tally, cfg.games, cfg.sprt.as_ref());
+            // A terminal shows one line rewritten in place; a log file gets a line per game (a carriage
+            // return there would make the whole match one line).
+            if progress_on_terminal {
+                eprint!("\r{line}");
+            } else {
+                eprintln!("{}", line.trim_end());
+            }
         }
     }
     for h in handles {
         let _ = h.join();
     }
-    if cfg.progress {
+    if cfg.progress && progress_on_terminal {
         eprintln!();
     }
     if tally.games() == 0 && !failures.is_empty() {
