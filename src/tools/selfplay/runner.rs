@@ -256,12 +256,12 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
         }
         if cfg.progress {
             let line = progress_line(&tally, cfg.games, cfg.sprt.as_ref());
-            // A terminal shows one line rewritten in place; a log file gets a line per game (a carriage
-            // return there would make the whole match one line).
+            // A terminal shows one line rewritten in place (trailing blanks cover a longer previous
+            // line); a log file gets a line per game (a carriage return there would make the match one line).
             if progress_on_terminal {
-                eprint!("\r{line}");
+                eprint!("\r{line}   ");
             } else {
-                eprintln!("{}", line.trim_end());
+                eprintln!("{line}");
             }
         }
     }
@@ -370,7 +370,6 @@ pub fn progress_line(t: &Tally, total: usize, sprt: Option<&Sprt>) -> String {
         let (lo, hi) = sp.bounds();
         s.push_str(&format!("  LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
     }
-    s.push_str("   ");
     s
 }
 
