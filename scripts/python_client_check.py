@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real UCI client session with python-chess: configure every option, analyse with
 MultiPV 3, play a short game against itself with a clock, ponder, and quit cleanly.
-Exit status 0 on success. Used by tests/python_client.rs.
+Exit status 0 on success. Used by tests/it/python_client.rs.
 
   scripts/python_client_check.py target/release/arbiter
 """

@@ -4,13 +4,11 @@
 //! infinite searches of a simple ending (no stack overflow). Every search must end with a
 //! legal `bestmove`; time bounds here are hang detectors only.
 //!
-//! `cargo test --release --test resource_limits -- --nocapture` prints the figures.
+//! `cargo test --release --test it resource_limits:: -- --nocapture` prints the figures.
 
-mod common;
-
+use crate::common::Engine;
 use arbiter::chess::notation::parse_uci_move;
 use arbiter::chess::{legal_moves, Position};
-use common::Engine;
 use std::time::{Duration, Instant};
 
 const HANG: Duration = Duration::from_secs(30);

@@ -5,11 +5,9 @@
 //! on stdout, 1 when the SVG cannot be written; clap's own usage errors also exit 2.
 //! Never a panic (exit 101) or a signal.
 //!
-//! CI: 300 invocations. Long run: `ARBITER_CLI_FUZZ=5000 cargo test --release --test cli_hostile -- --ignored`.
+//! CI: 300 invocations. Long run: `ARBITER_CLI_FUZZ=5000 cargo test --release --test it cli_hostile:: -- --ignored`.
 
-mod common;
-
-use common::hostile::{self, Rng};
+use crate::common::hostile::{self, Rng};
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 use std::process::Command;

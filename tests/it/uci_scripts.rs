@@ -1,11 +1,9 @@
 //! Replays every session in `uci-scripts/` against the built binary and checks what a
 //! GUI relies on (see uci-scripts/README.md for the directives).
 
-mod common;
-
+use crate::common::Engine;
 use arbiter::chess::notation::parse_uci_move;
 use arbiter::chess::Position;
-use common::Engine;
 use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(30);

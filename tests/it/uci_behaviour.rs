@@ -2,9 +2,7 @@
 //! end of input, CRLF, a closed stdout, bench determinism. Timing bounds are generous
 //! (CI machines are loaded); the measured values are printed.
 
-mod common;
-
-use common::Engine;
+use crate::common::Engine;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -578,7 +578,7 @@ fn chess960_match_from_the_command_line() {
 fn a_node_limited_match_stops_when_every_game_would_repeat() {
     let exe = env!("CARGO_BIN_EXE_arbiter");
     let book = tmp("three-openings.epd");
-    let lines: Vec<&str> = include_str!("data/openings.epd").lines().take(3).collect();
+    let lines: Vec<&str> = include_str!("../data/openings.epd").lines().take(3).collect();
     std::fs::write(&book, lines.join("\n") + "\n").unwrap();
     let book_arg = book.display().to_string();
     for (repeat, expected) in [(true, 6), (false, 6)] {

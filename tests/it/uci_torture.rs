@@ -6,7 +6,7 @@
 //!
 //! CI runs 200 sequences with hang-detector bounds only (a loaded 2-core CI machine is no
 //! place for timing assertions); the long run reports p50/p99/max:
-//! `ARBITER_TORTURE_SEQUENCES=10000 cargo test --release --test uci_torture -- --ignored --nocapture`.
+//! `ARBITER_TORTURE_SEQUENCES=10000 cargo test --release --test it uci_torture:: -- --ignored --nocapture`.
 //! `ARBITER_UCI_BIN=/path/to/engine` points it at another UCI engine.
 
 use arbiter::chess::movegen::legal_moves;
@@ -17,8 +17,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::rng::Rng;
+use crate::common::rng::Rng;
 
 /// Longest acceptable wait for any answer: a hang detector, not a performance bound.
 const HANG: Duration = Duration::from_secs(10);
@@ -250,7 +249,7 @@ fn percentile(v: &mut [Duration], p: f64) -> Duration {
 }
 
 fn torture(sequences: usize, seed: u64) -> Stats {
-    let openings: Vec<&str> = include_str!("data/openings.epd").lines().collect();
+    let openings: Vec<&str> = include_str!("../data/openings.epd").lines().collect();
     let mut rng = Rng(seed);
     let mut stats = Stats::default();
     let mut e = Engine::start();

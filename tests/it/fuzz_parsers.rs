@@ -9,12 +9,11 @@
 //! right (a FEN round-trips, a move is legal and its SAN reads back to it, a PGN game
 //! written and read back has the same moves, an option that was set has the value).
 //!
-//! CI: 20,000 inputs per parser (`cargo test --release --test fuzz_parsers`).
-//! Long run: `ARBITER_FUZZ_INPUTS=1000000 cargo test --release --test fuzz_parsers -- --ignored --test-threads=1`
+//! CI: 20,000 inputs per parser (`cargo test --release --test it fuzz_parsers::`).
+//! Long run: `ARBITER_FUZZ_INPUTS=1000000 cargo test --release --test it fuzz_parsers:: -- --ignored --test-threads=1`
 //! (inputs per parser; default 1,000,000), reported in the README.
 
-mod common;
-
+use crate::common::hostile::{self, Rng, KINDS};
 use arbiter::chess::notation::{parse_move, parse_san, parse_san_syntax, parse_uci_move, to_san};
 use arbiter::chess::{legal_moves, Position};
 use arbiter::engine::options::parse_option;
@@ -24,7 +23,6 @@ use arbiter::rules::pgn::{read_pgn, write_pgn};
 use arbiter::tools::explain::ExplainArgs;
 use arbiter::tools::perft::parse_perft_epd;
 use arbiter::uci::protocol::{parse, Command};
-use common::hostile::{self, Rng, KINDS};
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 

@@ -9,7 +9,7 @@ use arbiter::chess::{Move, Position};
 use arbiter::tools::perft::{divide, parse_perft_epd, perft, EpdEntry};
 
 fn suite() -> Vec<EpdEntry> {
-    let text = include_str!("data/perft.epd");
+    let text = include_str!("../data/perft.epd");
     let entries = parse_perft_epd(text).expect("suite parses");
     assert_eq!(entries.len(), 137);
     entries
@@ -109,7 +109,7 @@ fn keys_fen_and_legality_invariants_on_every_suite_line() {
 }
 
 fn suite960() -> Vec<EpdEntry> {
-    let entries = parse_perft_epd(include_str!("data/perft960.epd")).expect("960 suite parses");
+    let entries = parse_perft_epd(include_str!("../data/perft960.epd")).expect("960 suite parses");
     assert_eq!(entries.len(), 640);
     entries
 }

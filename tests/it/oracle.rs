@@ -5,12 +5,10 @@
 //! Skipped with a clear message when `python3 -c 'import chess'` fails (CI installs it:
 //! `pip install chess`). ORACLE_POSITIONS and ORACLE_SEED override the defaults.
 
-mod common;
-
+use crate::common::oracle::{arbiter_says_legal, assert_no_mismatches, check_played_move, python_chess_output};
 use arbiter::chess::movegen;
 use arbiter::chess::notation::parse_uci_squares;
 use arbiter::rules::Game;
-use common::oracle::{arbiter_says_legal, assert_no_mismatches, check_played_move, python_chess_output};
 
 #[test]
 fn agrees_with_python_chess() {

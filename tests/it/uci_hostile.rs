@@ -13,15 +13,13 @@
 //! `Hash` above 256 MB (allocated and zeroed in the input thread: seconds for gigabytes).
 //!
 //! CI: 12 sessions x 150 lines. Long run:
-//! `ARBITER_UCI_FUZZ_LINES=1000000 cargo test --release --test uci_hostile -- --ignored --nocapture`.
+//! `ARBITER_UCI_FUZZ_LINES=1000000 cargo test --release --test it uci_hostile:: -- --ignored --nocapture`.
 
-mod common;
-
+use crate::common::hostile::{self, Rng};
+use crate::common::Engine;
 use arbiter::chess::notation::parse_uci_move;
 use arbiter::chess::{legal_moves, Position};
 use arbiter::uci::protocol::{parse, Command, PositionBase};
-use common::hostile::{self, Rng};
-use common::Engine;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 

@@ -2,13 +2,11 @@
 //! search and `eval` use (one thread or two), `bench --evalfile` is deterministic, and a bad
 //! file is refused (scripted: uci-scripts/16_evalfile.txt).
 
-mod common;
-
+use crate::common::rng::Rng;
+use crate::common::{arbiter_cli, Engine};
 use arbiter::chess::notation::parse_uci_move;
 use arbiter::chess::Position;
 use arbiter::engine::nnue::Network;
-use common::rng::Rng;
-use common::{arbiter_cli, Engine};
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -3,11 +3,9 @@
 //! square, the article cited for a king stepping into check), the diagram's title and
 //! legend. Checked by what the user sees: text lines, JSON, exit codes, files.
 
-mod common;
-
+use crate::common::explain_cli;
 use arbiter::explain::{explain, explain_for_uci, json, svg, Lang};
 use arbiter::rules::Game;
-use common::explain_cli;
 
 fn game(fen: Option<&str>, moves: &str) -> Game {
     let list: Vec<&str> = moves.split_whitespace().collect();

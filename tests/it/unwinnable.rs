@@ -4,11 +4,10 @@
 //! test vectors with no wrong verdict, the `arbiter unwinnable` command line, and soundness
 //! on positions from random games.
 
-mod common;
-
+use crate::common;
+use crate::common::rng::Rng;
 use arbiter::chess::{attacks, legal_moves, Color, Position};
 use arbiter::rules::unwinnable::{decide, is_helpmate, Budget, Reason, Verdict};
-use common::rng::Rng;
 use std::process::Command;
 
 fn pos(fen: &str) -> Position {

@@ -2,8 +2,7 @@
 //! what a user sees — verdicts, reason codes, squares, JSON fields, texts in both
 //! languages, CLI exit codes.
 
-mod common;
-
+use crate::common::explain_cli;
 use arbiter::chess::{Color, Piece, PieceType, Square};
 use arbiter::explain::{
     explain, explain_for_uci, json, note_text, reason_text, Castling, CastlingLoss, CheckAnswer, Lang, Line, MateFact,
@@ -11,7 +10,6 @@ use arbiter::explain::{
 };
 use arbiter::rules::unwinnable::Reason as MateReason;
 use arbiter::rules::{Act, AutomaticDraw, DeadReason, DrawClaim, Game, Outcome};
-use common::explain_cli;
 
 fn game(fen: Option<&str>, moves: &str) -> Game {
     let list: Vec<&str> = moves.split_whitespace().collect();

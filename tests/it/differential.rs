@@ -8,15 +8,14 @@
 //! the lines of tests/data/perft960.epd; legal moves, checkers, FEN placement and Shredder-FEN
 //! castling field, and key identity.
 //!
-//! CI runs 200,000 positions (and 100,000 Chess960 ones); the long run (`cargo test --release --test differential --
+//! CI runs 200,000 positions (and 100,000 Chess960 ones); the long run (`cargo test --release --test it differential:: --
 //! --ignored`, count from ARBITER_DIFF_POSITIONS, default 1,000,000) is reported in the README.
 
 use arbiter::chess::movegen::{legal_moves, MoveList};
 use arbiter::chess::{Move, MoveKind, Position};
 use std::collections::HashMap;
 
-mod common;
-use common::rng::Rng;
+use crate::common::rng::Rng;
 
 fn to_cozy(m: Move) -> cozy_chess::Move {
     // cozy-chess writes castling as "king takes own rook".
@@ -107,7 +106,7 @@ fn run(positions_wanted: usize, seed: u64) -> usize {
     let mut rng = Rng(seed);
     let mut starts: Vec<String> = vec![arbiter::chess::STARTPOS_FEN.to_string()];
     starts.extend(
-        include_str!("data/perft.epd").lines().filter_map(|l| l.split(';').next()).map(|s| s.trim().to_string()),
+        include_str!("../data/perft.epd").lines().filter_map(|l| l.split(';').next()).map(|s| s.trim().to_string()),
     );
     let mut checked = 0;
     let mut repetitions = 0;
@@ -188,7 +187,7 @@ fn start960(rng: &mut Rng, i: usize) -> cozy_chess::Board {
         0 => cozy_chess::Board::chess960_startpos(rng.below(960) as u32),
         1 => cozy_chess::Board::double_chess960_startpos(rng.below(960) as u32, rng.below(960) as u32),
         _ => {
-            let lines: Vec<&str> = include_str!("data/perft960.epd").lines().collect();
+            let lines: Vec<&str> = include_str!("../data/perft960.epd").lines().collect();
             let fen = lines[rng.below(lines.len())].split(';').next().unwrap_or_default().trim();
             cozy_chess::Board::from_fen(fen, true).expect("cozy parses a 960 suite FEN")
         }

@@ -5,7 +5,7 @@
 //! `summary_text`), and check the state file against SPSA's definition
 //! (tests/fixtures/spsa_check.py). The test against a real tune build is ignored: it needs a
 //! second release build with `--features tune` (about as long as the first); run it with
-//! `cargo test --release --test spsa -- --ignored` (ARBITER_TUNE=path skips that build).
+//! `cargo test --release --test it spsa:: -- --ignored` (ARBITER_TUNE=path skips that build).
 //! Skipped with a message where python3 is missing.
 
 use arbiter::tools::selfplay::runner::{Incidents, MatchSummary};

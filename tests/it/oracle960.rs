@@ -7,12 +7,10 @@
 //! Skipped with a clear message when `python3 -c 'import chess'` fails (CI installs it).
 //! ORACLE960_GAMES and ORACLE960_SEED override the defaults.
 
-mod common;
-
+use crate::common::oracle::{arbiter_says_legal, assert_no_mismatches, check_played_move, python_chess_output};
 use arbiter::chess::notation::parse_uci_move;
 use arbiter::chess::{chess960, movegen, Position};
 use arbiter::rules::Game;
-use common::oracle::{arbiter_says_legal, assert_no_mismatches, check_played_move, python_chess_output};
 
 #[test]
 fn agrees_with_python_chess_on_chess960() {

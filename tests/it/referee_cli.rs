@@ -4,8 +4,7 @@
 //! contradicts a mate on the board. Each JSON line is parsed by python-chess's companion,
 //! Python's `json`, when available; the fields are checked here either way.
 
-mod common;
-
+use crate::common;
 use std::process::Command;
 
 fn referee(args: &[&str]) -> (i32, String, String) {
