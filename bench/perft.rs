@@ -4,8 +4,8 @@
 //! Prints the median of several runs; compare figures as ratios within one run.
 
 use arbiter::chess::movegen::{count_legal, legal_moves};
+use arbiter::chess::perft::perft;
 use arbiter::chess::{attacks, Position};
-use arbiter::tools::perft::perft;
 use std::hint::black_box;
 use std::time::Instant;
 

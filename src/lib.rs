@@ -1,13 +1,17 @@
 //! Arbiter: a UCI chess engine that can explain, citing the FIDE Laws of Chess,
 //! why any move is legal or illegal.
 //!
-//! Layers, bottom-up: [`chess`] (board, moves, notation) → [`rules`] (the Laws: referee,
-//! dead positions, PGN) → [`explain`] (why a move is legal or illegal, in words) →
-//! [`engine`] (search, evaluation) → [`uci`] and [`tools`] (the front ends).
+//! Layers, bottom-up: [`rng`] (the one seeded random generator) → [`chess`] (board, moves,
+//! notation, perft) → [`rules`] (the Laws: referee, dead positions, PGN) → [`explain`] (why a move is legal or illegal, in words) →
+//! [`engine`] (search, evaluation, bench) → [`protocol`] (the UCI text both ends of the pipe
+//! speak) → [`uci`] and [`tools`] (the front ends, independent of each other). A module
+//! uses only the layers below it.
 
 pub mod chess;
 pub mod engine;
 pub mod explain;
+pub mod protocol;
+pub mod rng;
 pub mod rules;
 pub mod tools;
 pub mod uci;

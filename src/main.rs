@@ -2,7 +2,8 @@
 //! selfplay, texel, train and levels subcommands.
 
 use arbiter::chess::attacks;
-use arbiter::tools::{bench, perft};
+use arbiter::engine::bench;
+use arbiter::tools::perft;
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;

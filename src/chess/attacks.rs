@@ -4,6 +4,7 @@
 
 use super::bitboard::Bitboard;
 use super::types::{Color, PieceType, Square};
+use crate::rng::Rng;
 use once_cell::sync::Lazy;
 
 const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
@@ -108,21 +109,13 @@ fn relevant_mask(dirs: &[(i8, i8)], sq: Square) -> u64 {
     mask
 }
 
-/// xorshift64*: deterministic, so the tables (and start-up time) are the same on every run.
-struct Prng(u64);
-impl Prng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(2685821657736338717)
-    }
-    fn sparse(&mut self) -> u64 {
-        self.next() & self.next() & self.next()
-    }
+/// A magic candidate: few bits set (the AND of three random words) makes a good multiplier
+/// likelier. Seeded, so the tables (and start-up time) are the same on every run.
+fn sparse_random(rng: &mut Rng) -> u64 {
+    rng.next_u64() & rng.next_u64() & rng.next_u64()
 }
 
-// Magics found once by `find_magic` below (seeded xorshift search) and stored, because
+// Magics found once by the search in `init_square` below (seeded random candidates) and stored, because
 // searching at every start-up took ~250 ms; filling the tables from them takes ~2 ms.
 // Each is verified while the table is filled; a bad one would be searched for again.
 const ROOK_MAGICS: [u64; 64] = [
@@ -266,7 +259,7 @@ fn init_square(
     known: u64,
     offset: usize,
     table: &mut Vec<Bitboard>,
-    rng: &mut Prng,
+    rng: &mut Rng,
 ) -> Magic {
     let mask = relevant_mask(dirs, sq);
     let bits = mask.count_ones();
@@ -290,7 +283,7 @@ fn init_square(
     loop {
         let magic = match candidate.take() {
             Some(m) => m,
-            None => rng.sparse(),
+            None => sparse_random(rng),
         };
         if (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
             continue;
@@ -316,7 +309,7 @@ fn init_square(
 
 static SLIDERS: Lazy<SliderTables> = Lazy::new(|| {
     let mut attacks = Vec::with_capacity(108_000);
-    let mut rng = Prng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut rook = [Magic::default(); 64];
     let mut bishop = [Magic::default(); 64];
     for sq in Square::all() {
@@ -423,10 +416,10 @@ mod tests {
 
     #[test]
     fn magic_attacks_match_ray_walking() {
-        let mut rng = Prng(12345);
+        let mut rng = Rng::new(12345);
         for sq in Square::all() {
             for _ in 0..200 {
-                let occ = Bitboard(rng.next() & rng.next());
+                let occ = Bitboard(rng.next_u64() & rng.next_u64());
                 assert_eq!(rook_attacks(sq, occ), sliding_attacks_slow(&ROOK_DIRS, sq, occ));
                 assert_eq!(bishop_attacks(sq, occ), sliding_attacks_slow(&BISHOP_DIRS, sq, occ));
             }

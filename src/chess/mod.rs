@@ -7,6 +7,7 @@ pub mod chess960;
 pub mod fen;
 pub mod movegen;
 pub mod notation;
+pub mod perft;
 pub mod position;
 pub mod types;
 pub mod zobrist;

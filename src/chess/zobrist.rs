@@ -2,14 +2,7 @@
 //! node counts, are the same on every machine).
 
 use super::types::{Color, File, Piece, Square};
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
+use crate::rng::Rng;
 
 struct Keys {
     pieces: [[u64; 64]; 12],
@@ -20,14 +13,13 @@ struct Keys {
 }
 
 const KEYS: Keys = {
-    let mut state = 0x4172_6269_7465_7221u64; // "Arbiter!"
+    let mut rng = Rng::new(0x4172_6269_7465_7221); // "Arbiter!"
     let mut pieces = [[0u64; 64]; 12];
     let mut p = 0;
     while p < 12 {
         let mut s = 0;
         while s < 64 {
-            let (ns, k) = splitmix(state);
-            state = ns;
+            let k = rng.next_u64();
             pieces[p][s] = k;
             s += 1;
         }
@@ -39,21 +31,18 @@ const KEYS: Keys = {
     let mut single = [0u64; 4];
     let mut i = 0;
     while i < 4 {
-        let (ns, k) = splitmix(state);
-        state = ns;
+        let k = rng.next_u64();
         single[i] = k;
         i += 1;
     }
     let mut en_passant = [0u64; 8];
     let mut f = 0;
     while f < 8 {
-        let (ns, k) = splitmix(state);
-        state = ns;
+        let k = rng.next_u64();
         en_passant[f] = k;
         f += 1;
     }
-    let (ns, side) = splitmix(state);
-    state = ns;
+    let side = rng.next_u64();
     let mut castling_rook = [[0u64; 8]; 2];
     let mut c = 0;
     while c < 2 {
@@ -65,9 +54,7 @@ const KEYS: Keys = {
             } else if f == 0 {
                 single[c * 2 + 1]
             } else {
-                let (ns, k) = splitmix(state);
-                state = ns;
-                k
+                rng.next_u64()
             };
             f += 1;
         }

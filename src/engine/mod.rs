@@ -28,6 +28,7 @@
 //! a listener on the search's main thread (the UCI session prints them from there).
 //! The search threads are a pool that lives as long as the engine ([`threads`]).
 
+pub mod bench;
 pub mod endgame;
 pub mod eval;
 pub mod eval_weights;

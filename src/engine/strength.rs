@@ -26,6 +26,7 @@ use super::strength_fit::POINTS;
 use super::time::TimeBudget;
 use super::Limits;
 use crate::chess::Position;
+use crate::rng::{self, Rng};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -176,13 +177,9 @@ impl Dice {
         Dice(seed)
     }
 
-    /// Uniform in [0, 1), the `n`-th number of this search (splitmix64 of seed + n).
+    /// Uniform in [0, 1), the `n`-th number of this search's stream.
     pub fn uniform(&self, n: u64) -> f64 {
-        let mut z = self.0.wrapping_add(n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
+        rng::unit(Rng::nth(self.0, n))
     }
 }
 

@@ -1,7 +1,6 @@
-//! The subcommands built on the library: explain, perft, bench, self-play, the evaluation
+//! The subcommands built on the library: explain, perft, self-play, the evaluation
 //! tuner, the network trainer, levels, unwinnable and referee.
 
-pub mod bench;
 pub mod explain;
 pub mod levels;
 pub mod minimise;

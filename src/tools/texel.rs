@@ -16,7 +16,7 @@
 
 use crate::chess::{Color, Position};
 use crate::engine::eval::{self, Block, Trace, NUM_WEIGHTS, S};
-use crate::tools::selfplay::openings::SplitMix64;
+use crate::rng::Rng;
 use clap::Args;
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -178,7 +178,7 @@ fn load(args: &TexelArgs) -> Result<Dataset, String> {
     }
     // Shuffled by game, so the validation positions (the first ones) and a `--limit`
     // sample are whole games (but for the one game cut at the boundary).
-    let mut rng = SplitMix64::new(args.seed);
+    let mut rng = Rng::new(args.seed);
     rng.shuffle(&mut all);
     let mut lines: Vec<String> = all.into_iter().flatten().collect();
     if let Some(n) = args.limit {

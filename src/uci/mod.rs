@@ -1,7 +1,6 @@
-//! The UCI front end: `protocol` turns text into commands, `session` executes them.
+//! The UCI front end: [`crate::protocol`] turns text into commands, `session` executes them.
 
 pub mod input;
-pub mod protocol;
 pub mod session;
 
 use session::{Flow, Out, Session};

@@ -8,11 +8,11 @@
 //! everything else (unknown commands, options set, bench progress) only after
 //! `debug on`.
 
-use super::protocol::{event_line, parse, Command, GoParams, PositionBase};
 use crate::chess::notation::parse_uci_move;
 use crate::chess::{Move, Position};
 use crate::engine::options::uci_option_lines;
 use crate::engine::{endgame, eval, Engine, EngineOptions, InputProbe, Limits, SearchControl, SearchRequest};
+use crate::protocol::{event_line, parse, Command, GoParams, PositionBase};
 use crate::rules::Game;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -210,10 +210,10 @@ impl Session {
             Command::Bench(depth) => {
                 self.stop_and_wait();
                 let (out, debug) = (self.out.clone(), self.debug);
-                let depth = depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
+                let depth = depth.unwrap_or(crate::engine::bench::DEFAULT_DEPTH);
                 // With the session's evaluation.
                 let eval_file = self.engine.options().eval_file.clone();
-                match crate::tools::bench::run(depth, &eval_file, &mut |l| {
+                match crate::engine::bench::run(depth, &eval_file, &mut |l| {
                     if debug {
                         out.info_string(l)
                     }
@@ -291,7 +291,7 @@ impl Session {
     }
 
     fn perft(&self, depth: u32) {
-        let counts = crate::tools::perft::divide(self.game.current(), depth, 1);
+        let counts = crate::chess::perft::divide(self.game.current(), depth, 1);
         for (m, n) in &counts {
             self.out.line(&format!("{m}: {n}"));
         }

@@ -77,7 +77,7 @@ fn argv(rng: &mut Rng, i: usize, svg_dir: &std::path::Path) -> Vec<OsString> {
 fn run(n: usize, seed: u64) {
     let dir = std::env::temp_dir().join(format!("arbiter-cli-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut codes = [0usize; 3];
     for i in 0..n {
         // An argument cannot hold a NUL byte (execve): those become 0x01.

@@ -103,7 +103,7 @@ fn pick(rng: &mut Rng, pos: &Position, moves: &MoveList, last: Option<Move>) -> 
 }
 
 fn run(positions_wanted: usize, seed: u64) -> usize {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut starts: Vec<String> = vec![arbiter::chess::STARTPOS_FEN.to_string()];
     starts.extend(
         include_str!("../data/perft.epd").lines().filter_map(|l| l.split(';').next()).map(|s| s.trim().to_string()),
@@ -195,7 +195,7 @@ fn start960(rng: &mut Rng, i: usize) -> cozy_chess::Board {
 }
 
 fn run960(positions_wanted: usize, seed: u64) -> usize {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let (mut checked, mut castling_positions, mut games) = (0, 0, 0);
     while checked < positions_wanted {
         let mut board = start960(&mut rng, games);

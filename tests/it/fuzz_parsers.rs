@@ -15,14 +15,14 @@
 
 use crate::common::hostile::{self, Rng, KINDS};
 use arbiter::chess::notation::{parse_move, parse_san, parse_san_syntax, parse_uci_move, to_san};
+use arbiter::chess::perft::parse_perft_epd;
 use arbiter::chess::{legal_moves, Position};
 use arbiter::engine::options::parse_option;
 use arbiter::engine::{Engine, EngineOptions};
 use arbiter::explain::{explain, json, svg, text};
+use arbiter::protocol::{parse, Command};
 use arbiter::rules::pgn::{read_pgn, write_pgn};
 use arbiter::tools::explain::ExplainArgs;
-use arbiter::tools::perft::parse_perft_epd;
-use arbiter::uci::protocol::{parse, Command};
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 
@@ -35,7 +35,7 @@ fn long_run_inputs() -> usize {
 /// Runs `check` on `total` hostile inputs, the generators taking turns.
 fn drive(total: usize, seed: u64, valid: &[&str], tokens: &[&str], alphabet: &str, mut check: impl FnMut(&str)) {
     arbiter::chess::attacks::init();
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     for i in 0..total {
         let s = hostile::hostile(&mut rng, i % KINDS, valid, tokens, alphabet);
         check(&s);
@@ -525,7 +525,7 @@ fn cli_args(rng: &mut Rng, kind: usize) -> Vec<OsString> {
 fn fuzz_explain_cli(total: usize, seed: u64) {
     use clap::Parser;
     arbiter::chess::attacks::init();
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut explained = 0;
     for i in 0..total {
         let argv = cli_args(&mut rng, i % KINDS);

@@ -14,7 +14,7 @@ const WAIT: Duration = Duration::from_secs(60);
 
 /// A seeded random network with a trained one's weight ranges, written to a temporary file.
 fn random_network_file(name: &str, seed: u64) -> (PathBuf, Network) {
-    let mut r = Rng(seed);
+    let mut r = Rng::new(seed);
     let mut range = |lo: i64, hi: i64| (lo + r.below_u64((hi - lo + 1) as u64) as i64) as i16;
     let mut net = Network::zeroed();
     net.ft_weights.iter_mut().for_each(|w| *w = range(-30, 30));

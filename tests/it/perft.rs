@@ -5,8 +5,8 @@
 use arbiter::chess::movegen::{
     has_legal_move, is_legal, king_danger, king_step_is_safe, legal_moves, moves_with_untested_king_steps, MoveList,
 };
+use arbiter::chess::perft::{divide, parse_perft_epd, perft, EpdEntry};
 use arbiter::chess::{Move, Position};
-use arbiter::tools::perft::{divide, parse_perft_epd, perft, EpdEntry};
 
 fn suite() -> Vec<EpdEntry> {
     let text = include_str!("../data/perft.epd");

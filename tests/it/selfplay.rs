@@ -3,9 +3,10 @@
 
 use arbiter::chess::{attacks, movegen, Color, Position};
 use arbiter::engine::{Limits, Score};
+use arbiter::rng::Rng;
 use arbiter::rules::{AutomaticDraw, DrawClaim, Outcome};
 use arbiter::tools::selfplay::game::{play_game, Adjudication, EndReason, GameConfig, GameRecord, GameResult};
-use arbiter::tools::selfplay::openings::{self, SplitMix64};
+use arbiter::tools::selfplay::openings;
 use arbiter::tools::selfplay::player::{EngineSpec, GoRequest, InProcess, Player, PlayerError, Reply, UciEngine};
 use arbiter::tools::selfplay::records;
 use arbiter::tools::selfplay::runner::{run_match, MatchConfig, PlayerFactory};
@@ -21,7 +22,7 @@ use std::time::Duration;
 struct Scripted {
     name: String,
     script: Vec<&'static str>,
-    rng: Option<SplitMix64>,
+    rng: Option<Rng>,
     score: Option<Score>,
     delay: Duration,
 }
@@ -31,7 +32,7 @@ impl Scripted {
         Scripted { name: "Scripted".into(), script: script.to_vec(), rng: None, score: None, delay: Duration::ZERO }
     }
     fn random(seed: u64) -> Scripted {
-        Scripted { name: format!("Random{seed}"), rng: Some(SplitMix64::new(seed)), ..Scripted::new(&[]) }
+        Scripted { name: format!("Random{seed}"), rng: Some(Rng::new(seed)), ..Scripted::new(&[]) }
     }
 }
 

@@ -19,7 +19,7 @@ use crate::common::hostile::{self, Rng};
 use crate::common::Engine;
 use arbiter::chess::notation::parse_uci_move;
 use arbiter::chess::{legal_moves, Position};
-use arbiter::uci::protocol::{parse, Command, PositionBase};
+use arbiter::protocol::{parse, Command, PositionBase};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
@@ -302,7 +302,7 @@ fn sync(e: &mut Engine, pending: &mut VecDeque<Position>, extra: &mut usize, sta
 
 fn session(seed: u64, lines: usize, stats: &mut Stats) {
     arbiter::chess::attacks::init();
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut e = Engine::start();
     let mut pos = Position::startpos();
     let mut pending: VecDeque<Position> = VecDeque::new();

@@ -250,7 +250,7 @@ fn percentile(v: &mut [Duration], p: f64) -> Duration {
 
 fn torture(sequences: usize, seed: u64) -> Stats {
     let openings: Vec<&str> = include_str!("../data/openings.epd").lines().collect();
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut stats = Stats::default();
     let mut e = Engine::start();
     for i in 0..sequences {

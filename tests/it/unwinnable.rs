@@ -307,7 +307,7 @@ fn the_old_material_rule_agrees() {
         return;
     }
     attacks::init();
-    let mut rng = Rng(20261201);
+    let mut rng = Rng::new(20261201);
     let mut fens = Vec::new();
     let pieces = ['N', 'B', 'n', 'b', 'Q', 'q', 'R', 'r', 'P', 'p', 'B', 'b', 'N', 'n'];
     while fens.len() < 300 {
@@ -467,7 +467,7 @@ fn command_line_single_and_batch() {
 #[test]
 fn verdicts_on_random_game_positions_are_sound() {
     attacks::init();
-    let mut rng = Rng(777);
+    let mut rng = Rng::new(777);
     let mut checked = 0;
     for _ in 0..40 {
         let mut p = Position::startpos();

@@ -159,10 +159,10 @@ impl AccumulatorStack {
 
 #[cfg(test)]
 mod tests {
-    use super::super::inference::tests::Rng;
     use super::super::tests::test_net;
     use super::*;
     use crate::chess::legal_moves;
+    use crate::rng::Rng;
 
     /// What a random walk went through, so the test knows it covered each kind of move.
     #[derive(Default, Debug)]
@@ -193,7 +193,7 @@ mod tests {
             assert_eq!(stack.evaluate(nnue, ply, pos), nnue.network().evaluate(pos), "{}", pos.to_fen());
             seen.checked += 1;
         };
-        if !rng.next().is_multiple_of(3) {
+        if !rng.next_u64().is_multiple_of(3) {
             check(stack, seen);
         }
         if depth == 0 {
@@ -205,7 +205,7 @@ mod tests {
         for m in moves {
             let pawn = pos.piece_at(m.from()).is_some_and(|p| p.kind == PieceType::Pawn);
             let special = m.is_castling() || m.is_en_passant() || m.is_promotion() || (pawn && depth > 2);
-            if !special && !rng.next().is_multiple_of(8) {
+            if !special && !rng.next_u64().is_multiple_of(8) {
                 continue;
             }
             seen.castling += m.is_castling() as u64;
@@ -213,7 +213,7 @@ mod tests {
             seen.promotions += m.is_promotion() as u64;
             walk(stack, nnue, &pos.make_move(m), ply + 1, depth - 1, rng, seen);
         }
-        if !pos.in_check() && rng.next().is_multiple_of(2) {
+        if !pos.in_check() && rng.next_u64().is_multiple_of(2) {
             seen.null_moves += 1;
             walk(stack, nnue, &pos.make_null_move(), ply + 1, depth - 1, rng, seen);
         }
@@ -225,7 +225,7 @@ mod tests {
         crate::chess::attacks::init();
         let nnue = Nnue::new(test_net(5));
         let mut stack = AccumulatorStack::default();
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
         let mut seen = Seen::default();
         for fen in [
             // Castling both ways, promotions with and without capture.

@@ -213,36 +213,27 @@ fn screlu_dot(x: &Column, w: &Column) -> i32 {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::super::tests::test_net;
     use super::*;
+    use crate::rng::Rng;
 
-    /// A xorshift generator (tests only).
-    pub(crate) struct Rng(pub u64);
-    impl Rng {
-        pub(crate) fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        /// Uniform in `lo..=hi`.
-        pub(crate) fn range(&mut self, lo: i64, hi: i64) -> i64 {
-            lo + (self.next() % (hi - lo + 1) as u64) as i64
-        }
+    /// Uniform in `lo..=hi`.
+    fn range(r: &mut Rng, lo: i64, hi: i64) -> i64 {
+        lo + r.below((hi - lo + 1) as u64) as i64
     }
 
     fn random_column(r: &mut Rng, lo: i64, hi: i64) -> Column {
         let mut c = Column([0; HIDDEN]);
         for v in c.0.iter_mut() {
-            *v = r.range(lo, hi) as i16;
+            *v = range(r, lo, hi) as i16;
         }
         c
     }
 
     #[test]
     fn output_equals_the_reference_on_extreme_values() {
-        let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut r = Rng::new(0x9e37_79b9_7f4a_7c15);
         for trial in 0..400 {
             let mut net = test_net(trial + 1);
             // Extreme output weights: all at a bound, random at the bounds, or random.
@@ -250,11 +241,11 @@ pub(crate) mod tests {
                 *w = match trial % 4 {
                     0 => 128,
                     1 => -128,
-                    2 => [-128, 128][(r.next() % 2) as usize],
+                    2 => [-128, 128][r.below(2) as usize],
                     _ => *w,
                 };
                 if trial % 8 == 7 && i % 3 == 0 {
-                    *w = r.range(-32768, 32767) as i16; // too wide: the reference path
+                    *w = range(&mut r, -32768, 32767) as i16; // too wide: the reference path
                 }
             }
             net.out_bias[0] = [i32::MIN / 2, i32::MAX / 2, 0, -1][(trial % 4) as usize];

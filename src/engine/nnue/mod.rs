@@ -285,13 +285,8 @@ pub(crate) mod tests {
     /// A seeded random network with a trained one's weight ranges (also used by the
     /// inference tests).
     pub(crate) fn test_net(seed: u64) -> Network {
-        let mut s = seed;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut next = move || rng.next_u64();
         let mut net = Network::zeroed();
         for w in net.ft_weights.iter_mut() {
             *w = (next() % 61) as i16 - 30;

@@ -268,7 +268,7 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
         pos.set_chess960(chess960);
     }
     if let Some(seed) = args.seed {
-        openings::SplitMix64::new(seed).shuffle(&mut openings);
+        crate::rng::Rng::new(seed).shuffle(&mut openings);
     }
     let games = match (args.games, args.rounds) {
         (Some(g), _) => g,

@@ -7,7 +7,7 @@
 
 use crate::chess::{Move, Position};
 use crate::engine::{Limits, Score};
-use crate::uci::protocol::{self, EngineLine};
+use crate::protocol::{self, EngineLine};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;

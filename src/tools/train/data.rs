@@ -8,7 +8,7 @@
 
 use crate::chess::{Color, Position};
 use crate::engine::nnue::{self, output_bucket};
-use crate::tools::selfplay::openings::SplitMix64;
+use crate::rng::Rng;
 use crate::tools::selfplay::records;
 use crate::tools::texel;
 use rayon::prelude::*;
@@ -185,7 +185,7 @@ fn read_text(path: &Path) -> Result<String, DataError> {
 pub fn load_texts(texts: &[String], opts: &LoadOptions) -> Loaded {
     let mut games: Vec<Vec<&str>> =
         texts.iter().flat_map(|t| texel::games(t.lines().filter(|l| !l.trim().is_empty()))).collect();
-    SplitMix64::new(opts.seed).shuffle(&mut games);
+    Rng::new(opts.seed).shuffle(&mut games);
     let total: usize = games.iter().map(Vec::len).sum();
     let wanted = (total as f64 * opts.validation.clamp(0.0, 1.0)).round() as usize;
     let (mut split, mut held) = (0, 0);

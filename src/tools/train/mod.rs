@@ -19,7 +19,7 @@ pub mod optim;
 pub mod quantise;
 
 use crate::engine::nnue::{Network, SCALE};
-use crate::tools::selfplay::openings::SplitMix64;
+use crate::rng::Rng;
 use clap::{Args, ValueEnum};
 use data::{DataError, Dataset, LoadOptions, Sample};
 use model::{Activations, CheckpointError, LossSpec, Model, OUT_BIAS, PARAMS};
@@ -303,7 +303,7 @@ pub fn train(
             latent = Some(model.params[..OUT_BIAS].to_vec());
             model.round_to_grid();
         }
-        SplitMix64::new(cfg.seed ^ (epoch as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)).shuffle(&mut order);
+        Rng::new(cfg.seed ^ (epoch as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)).shuffle(&mut order);
         let start = Instant::now();
         let mut loss_sum = 0.0f64;
         for (k, batch) in order.chunks(cfg.batch).enumerate() {
@@ -480,7 +480,7 @@ mod tests {
     /// with their material balance for White: a signal the network can learn in a few epochs.
     fn material_positions(seed: u64) -> Vec<(Position, f32)> {
         crate::chess::attacks::init();
-        let mut rng = SplitMix64::new(seed);
+        let mut rng = Rng::new(seed);
         let value = |c: char| match c.to_ascii_lowercase() {
             'p' => 100.0,
             'n' | 'b' => 300.0,

@@ -14,7 +14,7 @@
 use super::data::{Dataset, Sample, MAX_PIECES};
 use crate::chess::Position;
 use crate::engine::nnue::{Network, BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE};
-use crate::tools::selfplay::openings::SplitMix64;
+use crate::rng::Rng;
 use rayon::prelude::*;
 use std::fmt;
 
@@ -152,7 +152,7 @@ impl Model {
     /// `1 / sqrt(INPUTS)`), so the accumulators of ~30 features start mostly inside the
     /// activation's range; output weights uniform in `±1 / sqrt(2 * HIDDEN)`; biases zero.
     pub fn random(seed: u64) -> Model {
-        let mut rng = SplitMix64::new(seed);
+        let mut rng = Rng::new(seed);
         let mut uniform = |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
         let mut params = vec![0.0; PARAMS];
         for w in &mut params[FT_WEIGHTS..FT_BIAS] {

@@ -4,8 +4,8 @@
 //! as `Bench: N` in commit messages; nodes/second is a speed measurement. The evaluation is
 //! the one `EvalFile` names (by default the engine's default evaluation).
 
+use super::{Engine, EngineOptions, Limits, OptionError, SearchControl, SearchRequest};
 use crate::chess::Position;
-use crate::engine::{Engine, EngineOptions, Limits, OptionError, SearchControl, SearchRequest};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
