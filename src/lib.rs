@@ -2,12 +2,14 @@
 //! why any move is legal or illegal.
 //!
 //! Layers, bottom-up: [`chess`] (board, moves, notation) → [`rules`] (the Laws: referee,
-//! dead positions, PGN) → [`explain`] (why a move is legal or illegal, in words) →
-//! [`engine`] (search, evaluation) → [`uci`] and [`tools`] (the front ends).
+//! dead positions, PGN) and [`syzygy`] (endgame tablebases) → [`explain`] (why a move is
+//! legal or illegal, in words) → [`engine`] (search, evaluation) → [`uci`] and [`tools`]
+//! (the front ends).
 
 pub mod chess;
 pub mod engine;
 pub mod explain;
 pub mod rules;
+pub mod syzygy;
 pub mod tools;
 pub mod uci;
