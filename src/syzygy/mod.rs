@@ -8,7 +8,8 @@
 //! - [`pairs`]: the compressed values (Huffman-coded recursive pairs);
 //! - [`probe`]: win/draw/loss and distance to zeroing of any position, resolving
 //!   captures and en passant, which the tables leave out;
-//! - [`root`]: ranking the moves of a position by their tablebase result.
+//! - [`root`]: ranking the moves of a position by their tablebase result;
+//! - [`report`]: a position's tablebase value in words.
 //!
 //! Nothing here panics on a damaged or wrong file: a file that fails its checks is
 //! reported and skipped when the tables are loaded, and one found damaged by a probe
@@ -20,6 +21,7 @@ mod file;
 pub mod material;
 mod pairs;
 mod probe;
+pub mod report;
 pub mod root;
 mod table;
 
