@@ -13,7 +13,9 @@ use arbiter::syzygy::material::Material;
 use arbiter::syzygy::{ProbeError, Tablebases};
 use common::oracle::python_chess_output;
 use common::rng::Rng;
+use common::Engine;
 use std::path::PathBuf;
+use std::time::Duration;
 
 fn table_dir() -> PathBuf {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -117,27 +119,44 @@ fn show(r: Result<impl std::fmt::Display, ProbeError>) -> String {
 #[test]
 fn probes_agree_with_python_chess() {
     let dir = table_dir();
-    let (tb, report) = Tablebases::load(dir.to_str().expect("utf-8 path"));
-    assert!(report.problems.is_empty(), "{:?}", report.problems);
     let mats = materials(&dir);
     assert!(mats.len() >= 10, "tables in {}", dir.display());
+    compare_with_python_chess(&dir, &mats, 10_000);
+}
+
+/// The same on more tables, by hand (not in CI): `ARBITER_SYZYGY_DIR` names a directory
+/// with 5-piece tables (and the smaller ones they depend on), `ARBITER_SYZYGY_CASES`
+/// how many positions (default 10,000), spread over its 5-piece tables.
+#[test]
+#[ignore]
+fn probes_agree_with_python_chess_on_5_piece_tables() {
+    let dir = PathBuf::from(std::env::var("ARBITER_SYZYGY_DIR").expect("ARBITER_SYZYGY_DIR"));
+    let count = std::env::var("ARBITER_SYZYGY_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(10_000);
+    let mats: Vec<Material> = materials(&dir).into_iter().filter(|m| m.pieces() == 5).collect();
+    assert!(!mats.is_empty(), "no 5-piece tables in {}", dir.display());
+    compare_with_python_chess(&dir, &mats, count);
+}
+
+fn compare_with_python_chess(dir: &PathBuf, mats: &[Material], count: usize) {
+    let (tb, report) = Tablebases::load(dir.to_str().expect("utf-8 path"));
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
     let mut rng = Rng(0x5EED_5EED_0034);
     let mut cases = String::new();
-    let mut count = 0;
+    let mut n = 0;
     let mut ep = 0;
-    while count < 10_000 {
-        let m = mats[count % mats.len()];
+    while n < count {
+        let m = mats[n % mats.len()];
         let Some(pos) = random_position(&mut rng, m) else { continue };
         ep += legal_moves(&pos).iter().any(|m| m.is_en_passant()) as usize;
         let wdl = tb.probe_wdl(&pos).map(|w| w as i32);
         let dtz = tb.probe_dtz(&pos);
         cases.push_str(&format!("{};{};{}\n", pos.to_fen(), show(wdl), show(dtz)));
-        count += 1;
+        n += 1;
     }
     if mats.iter().any(|m| m.white.pawns() > 0 && m.black.pawns() > 0) {
         assert!(ep >= 20, "only {ep} positions with en passant");
     }
-    let file = std::env::temp_dir().join(format!("arbiter-syzygy-{}.txt", std::process::id()));
+    let file = std::env::temp_dir().join(format!("arbiter-syzygy-{}-{count}.txt", std::process::id()));
     std::fs::write(&file, &cases).expect("write cases");
     let out = python_chess_output(
         "tablebase probes",
@@ -153,15 +172,148 @@ fn probes_agree_with_python_chess() {
         mismatches.len(),
         &mismatches[..mismatches.len().min(10)]
     );
-    assert!(out.contains("checked 10000"), "{out}");
+    assert!(out.contains(&format!("checked {count}")), "{out}");
     assert!(!cases.contains("ERR"), "a probe failed");
     // The sample covers every kind of value, not just draws.
     let dtz: Vec<i32> = cases.lines().filter_map(|l| l.rsplit(';').next()?.parse().ok()).collect();
-    for (what, n) in [
+    for (what, k) in [
         ("wins", dtz.iter().filter(|&&d| d > 0).count()),
         ("losses", dtz.iter().filter(|&&d| d < 0).count()),
         ("draws", dtz.iter().filter(|&&d| d == 0).count()),
     ] {
-        assert!(n >= 500, "only {n} {what}");
+        assert!(k >= count / 20, "only {k} {what} of {count}");
     }
+    eprintln!("{count} positions of {} tables in {}: WDL and DTZ equal to python-chess ({ep} with en passant)", mats.len(), dir.display());
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-syzygy-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+fn kept_table(name: &str) -> Vec<u8> {
+    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy").join(name)).expect("table")
+}
+
+/// The `info string` lines up to the one that says what was found.
+fn load_lines(e: &mut Engine, path: &str) -> Vec<String> {
+    let before = e.seen.len();
+    e.send(&format!("setoption name SyzygyPath value {path}"));
+    e.wait_for("the load report", WAIT, |l| l.starts_with("info string Syzygy: found"));
+    e.seen[before..].iter().filter(|l| l.starts_with("info string")).cloned().collect()
+}
+
+/// The bestmove of `go` in `fen`, with every `info` line before it.
+fn search(e: &mut Engine, fen: &str, go: &str) -> (String, Vec<String>) {
+    e.send(&format!("position fen {fen}"));
+    let before = e.seen.len();
+    e.send(go);
+    let best = e.wait_for("bestmove", WAIT, |l| l.starts_with("bestmove"));
+    let infos = e.seen[before..].iter().filter(|l| l.starts_with("info")).cloned().collect();
+    let pos = Position::from_fen(fen).expect("fen");
+    let mv = best.split_whitespace().nth(1).expect("a move");
+    assert!(legal_moves(&pos).iter().any(|m| m.to_uci() == mv), "{best} is not legal in {fen}");
+    (mv.to_string(), infos)
+}
+
+const WAIT: Duration = Duration::from_secs(60);
+
+/// A table cut short, a file of another table under a table's name, a WDL file under a
+/// DTZ name, a directory that is not there: each named in an `info string`, skipped,
+/// the good tables used, and the engine plays on.
+#[test]
+fn damaged_tables_are_reported_and_skipped() {
+    let dir = scratch("damaged");
+    let krk = kept_table("KRvK.rtbw");
+    std::fs::write(dir.join("KRvK.rtbw"), &krk[..krk.len() - 64]).expect("write");
+    std::fs::write(dir.join("KRvK.rtbz"), &kept_table("KRvK.rtbz")[..1000]).expect("write");
+    std::fs::write(dir.join("KBvK.rtbw"), kept_table("KQvK.rtbw")).expect("write");
+    std::fs::write(dir.join("KQvK.rtbz"), kept_table("KQvK.rtbw")).expect("write");
+    std::fs::write(dir.join("KQvK.rtbw"), kept_table("KQvK.rtbw")).expect("write");
+    std::fs::write(dir.join("KPvK.rtbw"), b"").expect("write");
+    let missing = dir.join("no-such-directory");
+    let mut e = Engine::start();
+    e.send("uci");
+    e.wait_for("uciok", WAIT, |l| l == "uciok");
+    let lines = load_lines(&mut e, &format!("{}:{}", dir.display(), missing.display()));
+    let text = lines.join("\n");
+    for (file, why) in [
+        ("KRvK.rtbw", "cut short"),
+        ("KRvK.rtbz", "is not the size of a table"),
+        ("KBvK.rtbw", "do not match the table's name"),
+        ("KQvK.rtbz", "wrong magic number"),
+        ("KPvK.rtbw", "is not the size of a table"),
+    ] {
+        assert!(
+            lines.iter().any(|l| l.contains(&format!("skipped '{}'", dir.join(file).display())) && l.contains(why)),
+            "no line skipping {file} ({why}):\n{text}"
+        );
+    }
+    assert!(text.contains(&format!("cannot read directory '{}'", missing.display())), "{text}");
+    assert!(text.contains("found 1 WDL and 0 DTZ tables (3-piece: 1)"), "{text}");
+    // The good table is used (tbhits), the skipped ones are not (no tbhits in KRvK).
+    let (_, infos) = search(&mut e, "8/8/8/4k3/8/8/8/KQ6 w - - 0 1", "go depth 6");
+    assert!(infos.iter().any(|l| l.contains(" tbhits ")), "{infos:?}");
+    let (_, infos) = search(&mut e, "8/8/8/4k3/8/8/8/KR6 w - - 0 1", "go depth 6");
+    assert!(infos.iter().all(|l| !l.contains(" tbhits ") || l.contains(" tbhits 0 ")), "{infos:?}");
+    e.send("isready");
+    e.wait_for("readyok", WAIT, |l| l == "readyok");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A table that changes under the engine after it was checked is found damaged by the
+/// search's first probe: said once in an `info string`, not used again, and the search
+/// still answers with a legal move.
+#[test]
+fn a_table_damaged_after_loading_is_reported_by_the_search() {
+    let dir = scratch("changed");
+    for f in ["KQvK.rtbw", "KQvK.rtbz"] {
+        std::fs::write(dir.join(f), kept_table(f)).expect("write");
+    }
+    let mut e = Engine::start();
+    e.send("uci");
+    e.wait_for("uciok", WAIT, |l| l == "uciok");
+    let lines = load_lines(&mut e, &dir.display().to_string());
+    assert!(lines.iter().any(|l| l.contains("found 1 WDL and 1 DTZ tables")), "{lines:?}");
+    let wdl = kept_table("KQvK.rtbw");
+    std::fs::write(dir.join("KQvK.rtbw"), &wdl[..wdl.len() - 64]).expect("cut the table short");
+    let (_, infos) = search(&mut e, "8/8/8/4k3/8/8/8/KQ6 w - - 0 1", "go depth 8");
+    let damaged = format!("info string Syzygy: {} is damaged", dir.join("KQvK.rtbw").display());
+    assert_eq!(infos.iter().filter(|l| l.starts_with(&damaged)).count(), 1, "{infos:#?}");
+    let (_, infos) = search(&mut e, "8/8/8/4k3/8/8/8/KQ6 b - - 0 1", "go depth 8");
+    assert!(infos.iter().all(|l| !l.contains("damaged")), "reported twice: {infos:#?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// With the fifty-move counter at 41 a won KBN-K keeps its win only by the moves that
+/// zero within 58 plies (Kb2, Ne2, Nd3+; Ka2 and the bishop moves take 60 or more):
+/// the engine plays one of them, with one thread or two, and MultiPV lists them first.
+#[test]
+fn dtz_ranking_converts_within_the_fifty_move_rule() {
+    let fen = "8/8/8/4k3/8/8/8/KBN5 w - - 41 80";
+    let keep = ["a1b2", "c1e2", "c1d3"];
+    let mut e = Engine::start();
+    e.send("uci");
+    e.wait_for("uciok", WAIT, |l| l == "uciok");
+    load_lines(&mut e, &table_dir().display().to_string());
+    for threads in [1, 2] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        let (mv, infos) = search(&mut e, fen, "go depth 12");
+        assert!(keep.contains(&mv.as_str()), "{mv} with {threads} thread(s)");
+        assert!(infos.iter().any(|l| l.contains("score cp 20000") && l.contains(" tbhits ")), "{infos:#?}");
+    }
+    e.send("setoption name Threads value 1");
+    e.send("setoption name MultiPV value 4");
+    let (_, infos) = search(&mut e, fen, "go depth 8");
+    let last = |k: usize| infos.iter().rev().find(|l| l.contains(&format!(" multipv {k} "))).cloned().unwrap_or_default();
+    for k in 1..=3 {
+        let line = last(k);
+        let first = line.split(" pv ").nth(1).and_then(|p| p.split_whitespace().next()).unwrap_or("");
+        assert!(keep.contains(&first) && line.contains("score cp 20000"), "line {k}: {line}");
+    }
+    // The fourth line is a win too slow for the fifty-move rule: a draw by it, shown as 1 cp.
+    assert!(last(4).contains("score cp 1 "), "{}", last(4));
 }
