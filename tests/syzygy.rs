@@ -183,7 +183,11 @@ fn compare_with_python_chess(dir: &PathBuf, mats: &[Material], count: usize) {
     ] {
         assert!(k >= count / 20, "only {k} {what} of {count}");
     }
-    eprintln!("{count} positions of {} tables in {}: WDL and DTZ equal to python-chess ({ep} with en passant)", mats.len(), dir.display());
+    eprintln!(
+        "{count} positions of {} tables in {}: WDL and DTZ equal to python-chess ({ep} with en passant)",
+        mats.len(),
+        dir.display()
+    );
 }
 
 /// A fresh scratch directory for one test.
@@ -308,7 +312,8 @@ fn dtz_ranking_converts_within_the_fifty_move_rule() {
     e.send("setoption name Threads value 1");
     e.send("setoption name MultiPV value 4");
     let (_, infos) = search(&mut e, fen, "go depth 8");
-    let last = |k: usize| infos.iter().rev().find(|l| l.contains(&format!(" multipv {k} "))).cloned().unwrap_or_default();
+    let last =
+        |k: usize| infos.iter().rev().find(|l| l.contains(&format!(" multipv {k} "))).cloned().unwrap_or_default();
     for k in 1..=3 {
         let line = last(k);
         let first = line.split(" pv ").nth(1).and_then(|p| p.split_whitespace().next()).unwrap_or("");
