@@ -10,11 +10,11 @@ mod common;
 
 use arbiter::chess::{legal_moves, Position};
 use arbiter::syzygy::material::Material;
-use arbiter::syzygy::{ProbeError, Tablebases};
+use arbiter::syzygy::{ProbeError, Tablebases, Wdl};
 use common::oracle::python_chess_output;
 use common::rng::Rng;
 use common::Engine;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 fn table_dir() -> PathBuf {
@@ -28,7 +28,7 @@ fn table_dir() -> PathBuf {
 }
 
 /// The materials of the `.rtbw` files in `dir`.
-fn materials(dir: &PathBuf) -> Vec<Material> {
+fn materials(dir: &Path) -> Vec<Material> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .expect("table directory")
         .filter_map(|e| e.ok())
@@ -137,7 +137,7 @@ fn probes_agree_with_python_chess_on_5_piece_tables() {
     compare_with_python_chess(&dir, &mats, count);
 }
 
-fn compare_with_python_chess(dir: &PathBuf, mats: &[Material], count: usize) {
+fn compare_with_python_chess(dir: &Path, mats: &[Material], count: usize) {
     let (tb, report) = Tablebases::load(dir.to_str().expect("utf-8 path"));
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     let mut rng = Rng(0x5EED_5EED_0034);
@@ -321,4 +321,39 @@ fn dtz_ranking_converts_within_the_fifty_move_rule() {
     }
     // The fourth line is a win too slow for the fifty-move rule: a draw by it, shown as 1 cp.
     assert!(last(4).contains("score cp 1 "), "{}", last(4));
+}
+
+/// Repetitions, which the tables know nothing of: in a won KQ-K, after Ka2 Ke6 Ka1 Ke5
+/// (back where it started), Ka2 goes back into a position of the game and ranks after
+/// the wins that do not; once more round, Ka2 would make it occur a third time: a draw.
+#[test]
+fn root_ranking_avoids_repetitions() {
+    arbiter::chess::attacks::init();
+    let (tb, _) = Tablebases::load(table_dir().to_str().expect("utf-8"));
+    let mut pos = Position::from_fen("8/8/8/4k3/8/8/8/KQ6 w - - 0 1").expect("fen");
+    let mut history = Vec::new();
+    let play = |pos: &mut Position, history: &mut Vec<u64>, uci: &str| {
+        let mv = *legal_moves(pos).iter().find(|m| m.to_uci() == uci).expect("legal");
+        history.push(pos.key());
+        *pos = pos.make_move(mv);
+    };
+    let rank_of = |ranked: &[arbiter::syzygy::RankedMove], uci: &str| {
+        *ranked.iter().find(|r| r.mv.to_uci() == uci).expect("ranked")
+    };
+    for round in 0..2 {
+        for m in ["a1a2", "e5e6", "a2a1", "e6e5"] {
+            play(&mut pos, &mut history, m);
+        }
+        let ranked = arbiter::syzygy::rank_moves(&tb, &pos, &history, true).expect("in the tables");
+        let ka2 = rank_of(&ranked, "a1a2");
+        let best = ranked[0];
+        assert_eq!(best.wdl, Wdl::Win);
+        assert_ne!(best.mv.to_uci(), "a1a2");
+        if round == 0 {
+            assert_eq!(ka2.wdl, Wdl::Win, "a second occurrence is still a win");
+            assert!(ka2.rank < best.rank, "but it ranks after the wins that repeat nothing");
+        } else {
+            assert_eq!((ka2.dtz, ka2.wdl), (0, Wdl::Draw), "a third occurrence is a draw");
+        }
+    }
 }

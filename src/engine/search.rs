@@ -130,6 +130,7 @@ struct ThreadBest {
 
 impl Shared {
     /// A search of `request` by `threads` threads; the clock starts now.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         tt: Arc<TranspositionTable>,
         control: Arc<SearchControl>,

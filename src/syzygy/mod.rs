@@ -273,7 +273,8 @@ mod tests {
             for l in letters {
                 loop {
                     let sq = (next() % 64) as usize;
-                    if board[sq].is_none() && !(l.eq_ignore_ascii_case(&'p') && !(8..56).contains(&sq)) {
+                    let pawn_on_back_rank = l.eq_ignore_ascii_case(&'p') && !(8..56).contains(&sq);
+                    if board[sq].is_none() && !pawn_on_back_rank {
                         board[sq] = Some(l);
                         break;
                     }

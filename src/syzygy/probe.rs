@@ -232,7 +232,7 @@ impl Tablebases {
         let better = if v < -100 {
             ep >= 0
         } else if v < 0 {
-            ep >= 0 || ep < -100
+            !(-100..0).contains(&ep)
         } else if v > 100 {
             ep > 0
         } else if v > 0 {

@@ -8,17 +8,19 @@
 //! the fifty-move rule is out of reach, and after it by how long they last.
 //!
 //! Repetitions, which the tables know nothing of: a move that makes a position occur a
-//! third time, or after which the opponent can, counts as a draw; a winning move into a
-//! position already seen since the last zeroing move ranks after those that are not.
+//! third time counts as a draw; among the wins in time, those that go back into a
+//! position of the game rank after those that do not, and those after which the
+//! opponent can make a position occur a third time last.
 
 use super::probe::is_zeroing;
 use super::{ProbeError, Tablebases, Wdl};
 use crate::chess::movegen::has_legal_move;
 use crate::chess::{legal_moves, Move, Position};
 
-/// The primary rank of a certain win (and, negated, of a certain loss); a move's rank is
-/// twice its primary rank, less one for a winning move that repeats a position.
+/// The primary rank of a certain win (and, negated, of a certain loss).
 pub const RANK_WIN: i32 = 1 << 18;
+/// A move's rank is its tier (see `rank_moves`) times this, plus its primary rank.
+const TIER: i32 = 4 * RANK_WIN;
 
 /// One legal move with its tablebase result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,10 +62,6 @@ pub fn rank_moves(
             }
         } else if seen(child.key()) >= 2 {
             0 // the move repeats a position for the third time: a draw
-        } else if legal_moves(&child).iter().any(|&r| !is_zeroing(&child, r) && seen(child.make_move(r).key()) >= 2) {
-            // The reply can repeat a position for the third time: a draw the opponent
-            // may claim (and a GUI may adjudicate at once), whatever the tables say.
-            0
         } else {
             let d = -tb.probe_dtz(&child)?;
             d + d.signum()
@@ -98,15 +96,29 @@ pub fn rank_moves(
         } else {
             Wdl::Loss
         };
-        // A winning move back into a position of the game wastes moves (and risks a
-        // repetition draw): it ranks after the winning moves that do not, at the same
-        // primary rank. (Measured against Stockfish, 60 won endings at 1+0.01: without
-        // these two rules about repetitions, 1 win was drawn by a threefold repetition,
-        // with the first alone 1 again, the repeat coming after the opponent's reply.)
-        let repeats = dtz > 0 && seen(child.key()) > 0;
-        let rank = 2 * primary - repeats as i32;
+        // Wins in time come in tiers by the repetitions they risk: none; back into a
+        // position of the game (moves wasted); one after which the opponent can make a
+        // position occur a third time (a draw it may claim, and a GUI adjudicates at
+        // once). Each tier ranks by the primary rank within it; any win in time keeps
+        // the win, as the budget of the fifty-move rule only shrinks. (Measured against
+        // Stockfish, 60 won endings at 1+0.01: ranking by the primary rank alone drew
+        // 1 win by a threefold repetition; a tie-break for the first risk alone, 2.)
+        let tier = if dtz > 0 && dtz + counter <= 99 {
+            let reply_repeats =
+                || legal_moves(&child).iter().any(|&r| !is_zeroing(&child, r) && seen(child.make_move(r).key()) >= 2);
+            if reply_repeats() {
+                4
+            } else if seen(child.key()) > 0 {
+                5
+            } else {
+                6
+            }
+        } else {
+            2 + dtz.signum()
+        };
+        let rank = tier * TIER + primary;
         ranked.push(RankedMove { mv, dtz, wdl, rank });
     }
-    ranked.sort_by(|a, b| b.rank.cmp(&a.rank));
+    ranked.sort_by_key(|r| std::cmp::Reverse(r.rank));
     Ok(ranked)
 }
