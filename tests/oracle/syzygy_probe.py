@@ -1,4 +1,4 @@
-"""Oracle for tests/syzygy.rs: python-chess's chess.syzygy probes the positions Arbiter probed.
+"""Oracle for tests/it/syzygy.rs: python-chess's chess.syzygy probes the positions Arbiter probed.
 
 Usage: syzygy_probe.py TABLE_DIR CASES_FILE
 CASES_FILE has one case a line: FEN;WDL;DTZ (Arbiter's values, or ERR when Arbiter's probe failed).

@@ -6,14 +6,12 @@
 //! `tests/data/syzygy` (10 tables closed under captures and promotions, 1 MiB), so the
 //! test never skips for want of tables.
 
-mod common;
-
+use crate::common::oracle::python_chess_output;
+use crate::common::rng::Rng;
+use crate::common::Engine;
 use arbiter::chess::{legal_moves, Position};
 use arbiter::syzygy::material::Material;
 use arbiter::syzygy::{ProbeError, Tablebases, Wdl};
-use common::oracle::python_chess_output;
-use common::rng::Rng;
-use common::Engine;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -121,7 +119,7 @@ fn probes_agree_with_python_chess() {
     let dir = table_dir();
     let mats = materials(&dir);
     assert!(mats.len() >= 10, "tables in {}", dir.display());
-    compare_with_python_chess(&dir, &mats, 10_000);
+    compare_with_python_chess("3-4", &dir, &mats, 10_000);
 }
 
 /// The same on more tables, by hand (not in CI): `ARBITER_SYZYGY_DIR` names a directory
@@ -134,10 +132,10 @@ fn probes_agree_with_python_chess_on_5_piece_tables() {
     let count = std::env::var("ARBITER_SYZYGY_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(10_000);
     let mats: Vec<Material> = materials(&dir).into_iter().filter(|m| m.pieces() == 5).collect();
     assert!(!mats.is_empty(), "no 5-piece tables in {}", dir.display());
-    compare_with_python_chess(&dir, &mats, count);
+    compare_with_python_chess("5", &dir, &mats, count);
 }
 
-fn compare_with_python_chess(dir: &Path, mats: &[Material], count: usize) {
+fn compare_with_python_chess(tag: &str, dir: &Path, mats: &[Material], count: usize) {
     let (tb, report) = Tablebases::load(dir.to_str().expect("utf-8 path"));
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     let mut rng = Rng(0x5EED_5EED_0034);
@@ -156,7 +154,7 @@ fn compare_with_python_chess(dir: &Path, mats: &[Material], count: usize) {
     if mats.iter().any(|m| m.white.pawns() > 0 && m.black.pawns() > 0) {
         assert!(ep >= 20, "only {ep} positions with en passant");
     }
-    let file = std::env::temp_dir().join(format!("arbiter-syzygy-{}-{count}.txt", std::process::id()));
+    let file = std::env::temp_dir().join(format!("arbiter-syzygy-{tag}-{}.txt", std::process::id()));
     std::fs::write(&file, &cases).expect("write cases");
     let out = python_chess_output(
         "tablebase probes",
