@@ -114,7 +114,7 @@ pub(super) struct Shared {
 
 /// The score of a tablebase win at the root; a win `ply` plies from the root scores
 /// `TB_WIN - ply` (above any evaluation, below every mate score).
-pub const TB_WIN: i32 = 20_000;
+const TB_WIN: i32 = 20_000;
 
 struct HelperResults {
     running: usize,
@@ -865,7 +865,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
     /// The tables' value of `pos` at `ply` as a search score, with its bound; `None`
     /// when the tables cannot tell (the search goes on). Only just after a zeroing move,
     /// as then the fifty-move counter is 0, as the tables assume.
-    fn probe_tables(&mut self, pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
+    fn probe_tables(&self, pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
         let sh = self.sh;
         let pieces = pos.occupied().count();
         if pieces > sh.tb_pieces
