@@ -2,7 +2,8 @@
 //! why any move is legal or illegal.
 //!
 //! Layers, bottom-up: [`rng`] (the one seeded random generator) → [`chess`] (board, moves,
-//! notation, perft) → [`rules`] (the Laws: referee, dead positions, PGN) → [`explain`] (why a move is legal or illegal, in words) →
+//! notation, perft) → [`rules`] (the Laws: referee, dead positions, PGN) and [`syzygy`]
+//! (endgame tablebases) → [`explain`] (why a move is legal or illegal, in words) →
 //! [`engine`] (search, evaluation, bench) → [`protocol`] (the UCI text both ends of the pipe
 //! speak) → [`uci`] and [`tools`] (the front ends, independent of each other). A module
 //! uses only the layers below it.
@@ -13,5 +14,6 @@ pub mod explain;
 pub mod protocol;
 pub mod rng;
 pub mod rules;
+pub mod syzygy;
 pub mod tools;
 pub mod uci;

@@ -267,7 +267,8 @@ pub fn currmove_line(depth: u32, mv: Move, number: u32) -> String {
 }
 
 /// `info depth D seldepth S multipv K score cp X [lowerbound|upperbound] nodes N nps N
-/// hashfull N time T pv ...` for one PV line of an iteration.
+/// hashfull N [tbhits N] time T pv ...` for one PV line of an iteration (`tbhits` when
+/// tables are loaded).
 pub fn info_line(i: &SearchInfo) -> String {
     let mut s = format!("info depth {} seldepth {} multipv {} score {}", i.depth, i.seldepth, i.multipv, i.score);
     match i.bound {
@@ -278,7 +279,11 @@ pub fn info_line(i: &SearchInfo) -> String {
     if let Some(w) = i.wdl {
         s.push_str(&format!(" wdl {} {} {}", w.win, w.draw, w.loss));
     }
-    s.push_str(&format!(" nodes {} nps {} hashfull {} time {}", i.nodes, i.nps, i.hashfull, i.time.as_millis()));
+    s.push_str(&format!(" nodes {} nps {} hashfull {}", i.nodes, i.nps, i.hashfull));
+    if let Some(hits) = i.tbhits {
+        s.push_str(&format!(" tbhits {hits}"));
+    }
+    s.push_str(&format!(" time {}", i.time.as_millis()));
     if !i.pv.is_empty() {
         s.push_str(" pv");
         for m in &i.pv {
@@ -552,6 +557,7 @@ mod tests {
             nodes: 1000,
             nps: 5000,
             hashfull: 3,
+            tbhits: None,
             time: Duration::from_millis(200),
             pv: vec![e2e4],
         };

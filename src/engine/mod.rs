@@ -53,6 +53,7 @@ pub use options::{EngineOptions, OptionError, OptionValue};
 pub use score::Score;
 
 use crate::chess::{Move, Position};
+use crate::syzygy::Tablebases;
 use options::Action;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
@@ -215,6 +216,8 @@ pub struct SearchInfo {
     pub nps: u64,
     /// Permille of the hash used by this search.
     pub hashfull: u32,
+    /// Positions found in the endgame tables so far (`None` when no tables are loaded).
+    pub tbhits: Option<u64>,
     pub time: Duration,
     pub pv: Vec<Move>,
 }
@@ -267,6 +270,10 @@ pub struct Engine {
     network: Option<Arc<nnue::Nnue>>,
     /// The search started last, with the control that stops it.
     job: Option<(Arc<search::Shared>, Arc<SearchControl>)>,
+    /// The endgame tables `SyzygyPath` names (shared by the search threads).
+    tablebases: Arc<Tablebases>,
+    /// Lines for the user that options produced (what `SyzygyPath` found), not yet taken.
+    notes: Vec<String>,
 }
 
 /// Up to this size the hash is cleared by zeroing it on the search threads (at most
@@ -290,7 +297,12 @@ impl Engine {
             pool,
             network,
             job: None,
+            tablebases: Arc::new(Tablebases::empty()),
+            notes: Vec::new(),
         };
+        if !engine.options.syzygy_path.is_empty() {
+            engine.load_tablebases();
+        }
         engine.prefault();
         Ok(engine)
     }
@@ -320,9 +332,40 @@ impl Engine {
                 // Read before anything changes: a bad file keeps the previous evaluation.
                 self.network = nnue::source::load(&next.eval_file).map_err(OptionError::EvalFile)?;
             }
+            Some(Action::LoadSyzygy) => {
+                self.options.syzygy_path.clone_from(&next.syzygy_path);
+                self.load_tablebases();
+            }
             None => {}
         }
         self.reconfigure(next)
+    }
+
+    /// Loads the tables of `SyzygyPath` in place of the current ones; what was found (and
+    /// what was skipped, and why) goes to the notes. Bad files and directories are skipped.
+    fn load_tablebases(&mut self) {
+        let path = self.options.syzygy_path.trim().to_string();
+        if path.is_empty() {
+            self.tablebases = Arc::new(Tablebases::empty());
+            return;
+        }
+        let (tb, report) = Tablebases::load(&path);
+        self.notes.extend(report.problems.iter().map(|p| format!("Syzygy: {p}")));
+        self.notes.push(format!("Syzygy: found {report} in '{path}'"));
+        self.tablebases = Arc::new(tb);
+    }
+
+    /// The endgame tables loaded (empty without `SyzygyPath`).
+    pub fn tablebases(&self) -> &Arc<Tablebases> {
+        &self.tablebases
+    }
+
+    /// Lines for the user since the last call: what loading tables found, and tables a
+    /// search found damaged (they are no longer used).
+    pub fn take_notes(&mut self) -> Vec<String> {
+        let mut notes = std::mem::take(&mut self.notes);
+        notes.extend(self.tablebases.take_problems().into_iter().map(|p| format!("Syzygy: {p}")));
+        notes
     }
 
     /// Adopts `next`, doing the work its changed values need (the effects of options
@@ -427,6 +470,7 @@ impl Engine {
             request,
             &self.options,
             self.network().cloned(),
+            Arc::clone(&self.tablebases),
             threads,
             listener,
         ));

@@ -29,6 +29,15 @@ pub struct EngineOptions {
     pub show_wdl: bool,
     /// The network to evaluate with, as the `EvalFile` option names it (see `nnue::source`).
     pub eval_file: String,
+    /// Directories of Syzygy tables, `:`-separated; empty: none (see `crate::syzygy`).
+    pub syzygy_path: String,
+    /// Probe the tables in the search only at this depth or more (for tables of the
+    /// `syzygy_probe_limit` size; smaller ones at any depth).
+    pub syzygy_probe_depth: i32,
+    /// Count the fifty-move rule: cursed wins and blessed losses are draws.
+    pub syzygy_50_move_rule: bool,
+    /// Probe positions of at most this many pieces.
+    pub syzygy_probe_limit: u32,
 }
 
 impl Default for EngineOptions {
@@ -46,6 +55,10 @@ impl Default for EngineOptions {
             elo: 0,
             show_wdl: false,
             eval_file: String::new(),
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 0,
+            syzygy_50_move_rule: false,
+            syzygy_probe_limit: 0,
         };
         for spec in OPTIONS {
             spec.apply(&mut o, spec.default_value());
@@ -60,6 +73,8 @@ pub enum Action {
     ClearHash,
     /// Read the network `EvalFile` names (again, even if the name is unchanged: the file may be).
     LoadEvalFile,
+    /// Load the tables in the directories `SyzygyPath` names (again, even if unchanged).
+    LoadSyzygy,
 }
 
 /// An option's UCI type, with its default, range and typed setter.
@@ -155,6 +170,30 @@ pub const OPTIONS: &[UciOption] = &[
             action: Some(Action::LoadEvalFile),
         },
         doc: "The evaluation: a network file's path, `<embedded>` for the network built into the binary (trained on Arbiter's own games), `<none>` or empty for the hand-crafted evaluation (strength levels always use it) ([NNUE](docs/nnue.md)).",
+    },
+    UciOption {
+        name: "SyzygyPath",
+        kind: OptionKind::Str {
+            default: "<empty>",
+            set: |o, v| o.syzygy_path = if v == "<empty>" { String::new() } else { v.to_string() },
+            action: Some(Action::LoadSyzygy),
+        },
+        doc: "Directories of Syzygy endgame tables, `:`-separated (`;` on Windows); `<empty>`: none. Read when set; `info string` says what was found ([tablebases](docs/syzygy.md)).",
+    },
+    UciOption {
+        name: "SyzygyProbeDepth",
+        kind: OptionKind::Spin { default: 1, min: 1, max: 100, set: |o, v| o.syzygy_probe_depth = v as i32 },
+        doc: "The search probes tables of `SyzygyProbeLimit` pieces only at this depth or more (smaller ones at any depth).",
+    },
+    UciOption {
+        name: "Syzygy50MoveRule",
+        kind: OptionKind::Check { default: true, set: |o, v| o.syzygy_50_move_rule = v },
+        doc: "Count the fifty-move rule: a win or loss it would draw (cursed win, blessed loss) scores as a draw.",
+    },
+    UciOption {
+        name: "SyzygyProbeLimit",
+        kind: OptionKind::Spin { default: 7, min: 0, max: 7, set: |o, v| o.syzygy_probe_limit = v as u32 },
+        doc: "Probe positions of at most this many pieces (0: never).",
     },
     UciOption {
         name: "UCI_Chess960",

@@ -29,6 +29,7 @@ use super::{
 };
 use crate::chess::movegen::{has_legal_move, is_legal};
 use crate::chess::{Move, PieceType, Position};
+use crate::syzygy::{self, Tablebases, Wdl};
 #[cfg(not(feature = "tune"))]
 use once_cell::sync::Lazy;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -100,7 +101,20 @@ pub(super) struct Shared {
     finished: AtomicBool,
     /// The network to evaluate with; `None`: the hand-crafted evaluation.
     nnue: Option<Arc<Nnue>>,
+    /// Endgame tables: probed in the search up to `tb_pieces` pieces (0: never).
+    tb: Arc<Tablebases>,
+    tb_pieces: u32,
+    tb_probe_depth: i32,
+    tb_rule50: bool,
+    /// The root's moves ranked by the tables, when the root is in them: the search then
+    /// chooses only among the best-ranked moves, and reports their table value.
+    tb_root: Option<Vec<syzygy::RankedMove>>,
+    tb_hits: AtomicU64,
 }
+
+/// The score of a tablebase win at the root; a win `ply` plies from the root scores
+/// `TB_WIN - ply` (above any evaluation, below every mate score).
+const TB_WIN: i32 = 20_000;
 
 struct HelperResults {
     running: usize,
@@ -116,12 +130,14 @@ struct ThreadBest {
 
 impl Shared {
     /// A search of `request` by `threads` threads; the clock starts now.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         tt: Arc<TranspositionTable>,
         control: Arc<SearchControl>,
         request: SearchRequest,
         options: &EngineOptions,
         nnue: Option<Arc<Nnue>>,
+        tb: Arc<Tablebases>,
         threads: usize,
         listener: Listener,
     ) -> Shared {
@@ -137,6 +153,25 @@ impl Shared {
             .limit_strength
             .then(|| Handicap::new(Level::for_elo(options.elo), &position, &mut limits, &mut budget));
         let lines = options.multipv.max(1);
+        // Tables: not for a strength level (calibrated without them). As the anchors do:
+        // a limit above the largest tables probes those at any depth.
+        let (mut tb_pieces, mut tb_probe_depth) = (options.syzygy_probe_limit, options.syzygy_probe_depth);
+        if options.limit_strength {
+            tb_pieces = 0;
+        } else if tb_pieces > tb.max_pieces() {
+            (tb_pieces, tb_probe_depth) = (tb.max_pieces(), 0);
+        }
+        let in_tables =
+            tb_pieces > 0 && position.occupied().count() <= tb_pieces && position.castling_rights().is_empty();
+        let tb_root = in_tables
+            .then(|| syzygy::rank_moves(&tb, &position, &history, options.syzygy_50_move_rule).ok())
+            .flatten()
+            .filter(|r| !r.is_empty());
+        if tb_root.is_some() {
+            // The ranking keeps the result; the search finds the way (as the anchors do).
+            tb_pieces = 0;
+        }
+        let tb_hits = AtomicU64::new(tb_root.as_ref().map_or(0, |r| r.len() as u64));
         Shared {
             tt,
             control,
@@ -156,6 +191,31 @@ impl Shared {
             listener: Mutex::new(listener),
             finished: AtomicBool::new(false),
             nnue,
+            tb,
+            tb_pieces,
+            tb_probe_depth,
+            tb_rule50: options.syzygy_50_move_rule,
+            tb_root,
+            tb_hits,
+        }
+    }
+
+    /// The table's rank of a root move (0 when the root is not in the tables).
+    fn tb_rank(&self, m: Move) -> i32 {
+        self.tb_root.as_ref().and_then(|r| r.iter().find(|x| x.mv == m)).map_or(0, |x| x.rank)
+    }
+
+    /// The score to report for a line starting with `first`: at a root in the tables,
+    /// the table's value unless the search found a mate.
+    fn reported_score(&self, first: Option<Move>, score: i32) -> i32 {
+        let Some(ranked) = self.tb_root.as_ref().filter(|_| !is_mate_score(score)) else { return score };
+        match ranked.iter().find(|x| Some(x.mv) == first).map(|x| x.wdl) {
+            Some(Wdl::Win) => TB_WIN,
+            Some(Wdl::CursedWin) => 1,
+            Some(Wdl::Draw) => DRAW,
+            Some(Wdl::BlessedLoss) => -1,
+            Some(Wdl::Loss) => -TB_WIN,
+            None => score,
         }
     }
 
@@ -233,7 +293,7 @@ impl Shared {
     ) -> SearchInfo {
         let elapsed = self.start.elapsed();
         let nodes = self.total_nodes();
-        let score = Score::from_internal(score);
+        let score = Score::from_internal(self.reported_score(pv.first().copied(), score));
         SearchInfo {
             depth,
             seldepth,
@@ -244,6 +304,7 @@ impl Shared {
             nodes,
             nps: nps(nodes, elapsed),
             hashfull: self.tt.hashfull(),
+            tbhits: (!self.tb.is_empty()).then(|| self.tb_hits.load(Ordering::Relaxed)),
             time: elapsed,
             pv,
         }
@@ -314,6 +375,8 @@ fn nps(nodes: u64, elapsed: Duration) -> u64 {
 #[derive(Clone, Debug)]
 struct RootMove {
     mv: Move,
+    /// The tables' rank (see `syzygy::root`); 0 for every move when the root is not in them.
+    tb_rank: i32,
     score: i32,
     prev_score: i32,
     bound: ScoreBound,
@@ -398,6 +461,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
             if sh.limits.searchmoves.is_empty() || sh.limits.searchmoves.contains(&m) {
                 root_moves.push(RootMove {
                     mv: m,
+                    tb_rank: sh.tb_rank(m),
                     score: -INFINITE,
                     prev_score: -INFINITE,
                     bound: ScoreBound::Exact,
@@ -411,6 +475,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
             while let Some((m, _)) = picker.next_move() {
                 root_moves.push(RootMove {
                     mv: m,
+                    tb_rank: sh.tb_rank(m),
                     score: -INFINITE,
                     prev_score: -INFINITE,
                     bound: ScoreBound::Exact,
@@ -418,6 +483,8 @@ impl<'a, E: StaticEval> Worker<'a, E> {
                 });
             }
         }
+        // Best-ranked first: the search keeps within a rank (see `group_end`).
+        root_moves.sort_by_key(|r| std::cmp::Reverse(r.tb_rank));
         Worker {
             id,
             sh,
@@ -653,7 +720,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
         let result = SearchResult {
             best: Some(best.mv),
             ponder,
-            score: Score::from_internal(best.score),
+            score: Score::from_internal(self.sh.reported_score(Some(best.mv), best.score)),
             depth: self.completed_depth.max(1) as u32,
             seldepth: best_seldepth,
             nodes: self.sh.total_nodes(),
@@ -709,7 +776,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
         self.hist.clear_killers(1);
         self.keys.push(pos.key());
         let start_alpha = alpha;
-        for i in self.pv_idx..self.root_moves.len() {
+        for i in self.pv_idx..self.group_end() {
             let m = self.root_moves[i].mv;
             self.report_currmove(depth, m, i);
             let child = pos.make_move(m);
@@ -782,6 +849,42 @@ impl<'a, E: StaticEval> Worker<'a, E> {
             self.sh.tt.store(pos.key(), bm, score_to_tt(best, 0), eval, depth, bound);
         }
         best
+    }
+
+    /// The end of the current line's group of root moves: those of its table rank (all
+    /// of them when the root is not in the tables). A line is chosen within its group,
+    /// so a move the tables rank higher always comes first.
+    fn group_end(&self) -> usize {
+        let rank = self.root_moves[self.pv_idx].tb_rank;
+        self.root_moves[self.pv_idx..]
+            .iter()
+            .position(|r| r.tb_rank != rank)
+            .map_or(self.root_moves.len(), |n| self.pv_idx + n)
+    }
+
+    /// The tables' value of `pos` at `ply` as a search score, with its bound; `None`
+    /// when the tables cannot tell (the search goes on). Only just after a zeroing move,
+    /// as then the fifty-move counter is 0, as the tables assume.
+    fn probe_tables(&self, pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
+        let sh = self.sh;
+        let pieces = pos.occupied().count();
+        if pieces > sh.tb_pieces
+            || (pieces == sh.tb_pieces && depth < sh.tb_probe_depth)
+            || pos.halfmove_clock() != 0
+            || !pos.castling_rights().is_empty()
+        {
+            return None;
+        }
+        let wdl = sh.tb.probe_wdl(pos).ok()? as i32;
+        sh.tb_hits.fetch_add(1, Ordering::Relaxed);
+        let draw = sh.tb_rule50 as i32;
+        Some(if wdl > draw {
+            (TB_WIN - ply as i32, Bound::Lower)
+        } else if wdl < -draw {
+            (-TB_WIN + ply as i32, Bound::Upper)
+        } else {
+            (DRAW + 2 * wdl * draw, Bound::Exact)
+        })
     }
 
     /// Draw by rule at an interior node: fifty moves, dead position (insufficient material,
@@ -883,6 +986,13 @@ impl<'a, E: StaticEval> Worker<'a, E> {
                 && e.bound.settles(s, alpha, beta)
             {
                 return s;
+            }
+        }
+        if self.sh.tb_pieces > 0 && excluded.is_none() {
+            if let Some((value, bound)) = self.probe_tables(pos, depth, ply) {
+                if bound.settles(value, alpha, beta) {
+                    return value;
+                }
             }
         }
         // From here on this node evaluates or has children (nodes cut off above need no
@@ -1359,5 +1469,5 @@ impl<'a, E: StaticEval> Worker<'a, E> {
 
 /// Best first; a stable sort keeps the previous order among equal scores.
 fn sort_root(moves: &mut [RootMove]) {
-    moves.sort_by(|a, b| b.score.cmp(&a.score).then(b.prev_score.cmp(&a.prev_score)));
+    moves.sort_by(|a, b| b.tb_rank.cmp(&a.tb_rank).then(b.score.cmp(&a.score)).then(b.prev_score.cmp(&a.prev_score)));
 }

@@ -28,6 +28,10 @@ pub struct ExplainArgs {
     /// The result if this player's (white or black) flag fell now (FIDE 6.9).
     #[arg(long, value_name = "SIDE")]
     pub flag: Option<String>,
+    /// Without a MOVE: also state the position's value in the Syzygy tables of these
+    /// directories (`:`-separated), apart from the Laws' verdicts.
+    #[arg(long, value_name = "PATH")]
+    pub syzygy: Option<String>,
     /// Also draw the position, the move and the reasons as an SVG diagram into FILE.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
@@ -96,6 +100,25 @@ pub fn run(args: ExplainArgs) -> ExitCode {
             out.push(json::report(&report));
         } else {
             out.extend(text::render_report(&report, lang));
+        }
+        if let Some(path) = &args.syzygy {
+            let (tb, load) = crate::syzygy::Tablebases::load(path);
+            for p in &load.problems {
+                eprintln!("warning: Syzygy: {p}");
+            }
+            if tb.is_empty() {
+                eprintln!("error: no Syzygy tables found in '{path}'");
+                return ExitCode::from(2);
+            }
+            let keys = game.keys();
+            let lines = crate::syzygy::report::describe(&tb, game.current(), &keys[..keys.len().saturating_sub(1)]);
+            if args.position.json {
+                let text = lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join("\n");
+                out.push(json::Object::new().str("tablebase", &text).finish());
+            } else {
+                out.push(String::new());
+                out.extend(lines);
+            }
         }
         args.svg.as_ref().map(|_| svg::position_svg(&game, lang))
     } else {

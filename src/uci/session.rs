@@ -11,7 +11,9 @@
 use crate::chess::notation::parse_uci_move;
 use crate::chess::{Move, Position};
 use crate::engine::options::uci_option_lines;
-use crate::engine::{endgame, eval, Engine, EngineOptions, InputProbe, Limits, SearchControl, SearchRequest};
+use crate::engine::{
+    endgame, eval, Engine, EngineOptions, InputProbe, Limits, SearchControl, SearchEvent, SearchRequest,
+};
 use crate::protocol::{event_line, parse, Command, GoParams, PositionBase};
 use crate::rules::Game;
 use std::io::Write;
@@ -141,7 +143,11 @@ impl Session {
                     self.out.info_string(&format!("error: option '{name}' cannot be changed during a search"));
                 } else {
                     self.stop_and_wait();
-                    if let Err(e) = self.engine.set_option(&name, value.as_deref()) {
+                    let result = self.engine.set_option(&name, value.as_deref());
+                    for note in self.engine.take_notes() {
+                        self.out.info_string(&note);
+                    }
+                    if let Err(e) = result {
                         self.out.info_string(&format!("error: {e}"));
                     } else {
                         // The game's castling moves follow the move convention at once.
@@ -176,6 +182,13 @@ impl Session {
                 self.out.line(&format!("Key: {:016X}", self.game.current().key()));
                 let checkers: Vec<String> = self.game.current().checkers().map(|s| s.to_string()).collect();
                 self.out.line(&format!("Checkers: {}", checkers.join(" ")));
+                let tb = Arc::clone(self.engine.tablebases());
+                for l in crate::syzygy::report::describe(&tb, self.game.current(), &self.history()) {
+                    self.out.line(&l);
+                }
+                for note in self.engine.take_notes() {
+                    self.out.info_string(&note);
+                }
             }
             Command::Eval => {
                 let pos = self.game.current();
@@ -286,7 +299,17 @@ impl Session {
         let control = Arc::new(control);
         let request = SearchRequest { position: *self.game.current(), history: self.history(), limits };
         let out = self.out.clone();
-        self.engine.start(request, Arc::clone(&control), Box::new(move |e| out.line(&event_line(e))));
+        let tb = Arc::clone(self.engine.tablebases());
+        let listener = move |e: &SearchEvent| {
+            if matches!(e, SearchEvent::BestMove(_)) {
+                // Tables the search found damaged: said once, before the move.
+                for p in tb.take_problems() {
+                    out.info_string(&format!("Syzygy: {p}"));
+                }
+            }
+            out.line(&event_line(e))
+        };
+        self.engine.start(request, Arc::clone(&control), Box::new(listener));
         self.control = Some(control);
     }
 

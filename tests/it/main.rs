@@ -26,6 +26,7 @@ mod search_api;
 mod selfplay;
 mod selfplay_data;
 mod spsa;
+mod syzygy;
 mod train;
 mod uci_behaviour;
 mod uci_hostile;
