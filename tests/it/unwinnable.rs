@@ -625,3 +625,96 @@ fn helpmates_shown_to_a_reader_are_short() {
     let verdicts = |s: &str| s[..s.find(",\"nodes\"").expect("nodes")].to_string();
     assert_eq!(verdicts(&single), verdicts(&batch));
 }
+
+/// Hunts for unsound "cannot checkmate" verdicts near the seventy-five-move rule: every
+/// unwinnable verdict on `count` random sparse positions (clock 140–149) is checked against
+/// the independent brute-force helpmate search (cozy-chess, every move of both sides, the
+/// rule kept) to `plies` half-moves. Returns (positions, unwinnable verdicts checked,
+/// counter-examples).
+fn hunt_unsound_clock_verdicts(seed: u64, count: usize, nodes: u64) -> (usize, usize, Vec<String>) {
+    attacks::init();
+    let mut rng = Rng(seed);
+    let (mut positions, mut checked, mut wrong) = (0, 0, Vec::new());
+    while positions < count {
+        let Some(fen) = common::helpmate::sparse_position_near_the_clock_limit(&mut |n| rng.below(n)) else { continue };
+        positions += 1;
+        let p = pos(&fen);
+        // A proof is a proof at any budget: a small one keeps the helpmate search from
+        // finding a mate first, so the proofs themselves are put to the test.
+        for (side, budget) in [Color::White, Color::Black].into_iter().flat_map(|s| [(s, 64), (s, 100_000)]) {
+            let Verdict::Unwinnable { reason } = decide(&p, side, Budget(budget)).verdict else { continue };
+            checked += 1;
+            let white = side == Color::White;
+            if let common::helpmate::Found::Mate(line) = common::helpmate::shortest_at_any_length(&fen, white, nodes) {
+                wrong.push(format!(
+                    "{fen} for {side:?} (budget {budget}): said {}, but {}",
+                    reason.code(),
+                    line.join(" ")
+                ));
+            }
+        }
+    }
+    (positions, checked, wrong)
+}
+
+#[test]
+fn no_unsound_verdict_near_the_seventy_five_move_rule() {
+    // Issue #37: a lone minor piece against a king and a pawn was called unable to mate before
+    // the rule, though the pawn's move resets the clock. Each is winnable, and its helpmate
+    // replays (python-chess replays them too: helpmates_past_a_pawn_move_replayed_by_python_chess).
+    for (fen, side) in [
+        ("8/8/8/p3N3/4k3/8/3K4/8 b - - 149 100", Color::White),
+        ("4k3/4p3/8/8/8/8/8/4KN2 w - - 146 100", Color::White),
+        ("8/8/1n6/2K5/8/3P4/8/5k2 w - - 146 100", Color::Black),
+        ("5K2/6B1/8/6p1/8/8/8/2k5 b - - 149 100", Color::White),
+    ] {
+        assert_winnable(fen, side);
+    }
+    // python-chess replays the issue's helpmate and Arbiter's, the rule kept (no move once it
+    // has ended the game).
+    if python_chess_available() {
+        let fen = "8/8/8/p3N3/4k3/8/3K4/8 b - - 149 100";
+        let issue = "a5a4 d2e2 a4a3 e2f2 a3a2 e5g4 a2a1b g4h6 a1e5 h6f5 e5h2 f2f1 e4f3 f1e1 f3g2 f5h6 g2h1 h6g4 h2b8 e1f1 b8h2 g4f2";
+        let (_, json, _) = common::arbiter_cli(&["unwinnable", "--fen", fen, "--json", "--side", "white"]);
+        let ours = json_helpmate(&json, "\"white\"", "white").join(" ");
+        let script = r#"
+import chess, sys
+for line in sys.argv[2:]:
+    b = chess.Board(sys.argv[1])
+    for m in line.split():
+        assert not b.is_seventyfive_moves(), (line, m, "after the rule ended the game")
+        mv = chess.Move.from_uci(m)
+        assert mv in b.legal_moves, (line, m)
+        b.push(mv)
+    assert b.is_checkmate() and b.turn == chess.BLACK, line
+print("replayed", len(sys.argv) - 2)
+"#;
+        let out = Command::new("python3").args(["-c", script, fen, issue, &ours]).output().expect("python3");
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // The clock still decides where nothing can reset it: K+N v K+B two half-moves before.
+    assert_unwinnable("4k3/8/3n1B2/8/8/8/8/5K2 w - - 148 104", Color::White, Reason::Exhaustive75);
+    // The hunt, at a size for CI (the bigger run: hunt_near_the_clock_limit_at_length).
+    let (positions, checked, wrong) = hunt_unsound_clock_verdicts(37, 150, 30_000);
+    assert!(wrong.is_empty(), "{} unsound verdicts:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(positions == 150 && checked > 50, "{positions} positions, {checked} verdicts checked");
+}
+
+/// The hunt at length: `cargo test --release --test unwinnable -- --ignored hunt_near`.
+#[test]
+#[ignore]
+fn hunt_near_the_clock_limit_at_length() {
+    let started = std::time::Instant::now();
+    let (positions, checked, wrong) = hunt_unsound_clock_verdicts(2026, 3000, 1_000_000);
+    eprintln!(
+        "hunt: {positions} positions, {checked} unwinnable verdicts checked (breadth first, 1,000,000 positions each), {} unsound, {:.1} s",
+        wrong.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
