@@ -718,3 +718,28 @@ fn hunt_near_the_clock_limit_at_length() {
     );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn a_short_horizon_is_searched_exhaustively_first() {
+    // K+N v K+N eight half-moves before the seventy-five-move rule: every position that can
+    // still arise is seen (some 1,090,000 for both sides); the rounds that share the budget
+    // among four searches left it undetermined after 4 M nodes.
+    for side in Color::ALL {
+        assert_unwinnable("8/1k6/8/6N1/1K6/8/8/2n5 b - - 142 1", side, Reason::Exhaustive75);
+    }
+    // The same with a mate in reach: found.
+    assert_winnable("8/8/8/8/2kN4/5n2/8/K7 w - - 142 1", Color::Black);
+}
+
+#[test]
+fn an_undetermined_verdict_names_the_budget_spent() {
+    // Black's mate behind White's wall is not found with so few nodes: the text names the
+    // budget (it said one more before: the search stops on the node past its limit).
+    let fen = "1k6/1P1p1p1p/BP6/1P6/8/8/3P1PKP/8 w - - 0 1";
+    let (code, out, _) = common::arbiter_cli(&["unwinnable", "--fen", fen, "--side", "black", "--budget", "5000"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("within the search budget (5000 positions)"), "{out}");
+    let (_, json, _) =
+        common::arbiter_cli(&["unwinnable", "--fen", fen, "--side", "black", "--budget", "5000", "--json"]);
+    assert!(json.contains(r#""verdict":"undetermined""#) && json.contains(r#""nodes":5000,"#), "{json}");
+}

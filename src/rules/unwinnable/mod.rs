@@ -149,6 +149,10 @@ impl Budget {
     pub const DEFAULT_NODES: u64 = 2_000_000;
 }
 
+/// Half-moves left before the seventy-five-move rule at which the clocked exhaustive search
+/// goes first, with the whole budget.
+const SHORT_HORIZON: u64 = 10;
+
 /// Nodes the first, short helpmate search may use.
 const QUICK_NODES: u64 = 2_000;
 
@@ -240,6 +244,25 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
 /// The searches of [`decide`] past the cheap proofs, on this thread's tables.
 fn decide_with(pos: &Position, side: Color, budget: Budget, t: &mut Tables) -> Decision {
     let mut nodes = 0;
+    // A few quiet half-moves before the seventy-five-move rule and no pawn to reset the clock:
+    // the clocked exhaustive search sees every position that can still arise (a capture leaves
+    // less material, soon none that mates), and decides most such positions, with up to half
+    // the budget (K+N v K+N eight half-moves before the rule: some 100,000 to 1,100,000
+    // positions; the rounds below, which share their budget among four searches, ran out).
+    if 150 - u64::from(pos.halfmove_clock()) <= SHORT_HORIZON && pos.pieces(PieceType::Pawn).is_empty() {
+        let share = budget.0 / 2;
+        let found = exhaustive::search(pos, side, exhaustive::Clock::Ends, &mut t.visited, share);
+        nodes += found.nodes.min(share);
+        match found.found {
+            exhaustive::Found::Mate(line) if is_helpmate(pos, side, &line) => {
+                return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
+            }
+            exhaustive::Found::NoMate => {
+                return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive75 }, nodes };
+            }
+            _ => {}
+        }
+    }
     let quick = helpmate::search(
         pos,
         side,
@@ -349,7 +372,8 @@ fn decide_with(pos: &Position, side: Color, budget: Budget, t: &mut Tables) -> D
         }
         step = step.saturating_mul(4);
     }
-    Decision { verdict: Verdict::Undetermined, nodes }
+    // (A search stops on the node past its limit: the budget is what was spent.)
+    Decision { verdict: Verdict::Undetermined, nodes: nodes.min(budget.0) }
 }
 
 /// The winner has no rook or queen, the loser has one. Such heavy pieces roam the board, so
