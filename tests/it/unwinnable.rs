@@ -613,8 +613,7 @@ fn helpmates_shown_to_a_reader_are_short() {
     let (_, out, _) = common::arbiter_cli(&["explain", "--resign", "white", "--json"]);
     let line = json_helpmate(&out, "\"act\"", "opponent");
     assert!(line.len() <= 4 && replays(arbiter::chess::STARTPOS_FEN, Color::Black, &line), "{line:?}");
-    // `arbiter unwinnable`: short in the text; the JSON gives the decision's own line, as the
-    // batch does for the same position.
+    // `arbiter unwinnable`: short in the text and in JSON, one position or a batch.
     let (_, text, _) = common::arbiter_cli(&["unwinnable", "--moves", "e4 e5"]);
     let plies = shown_plies(&text);
     assert!(plies.len() == 2 && plies.iter().all(|&n| n <= 5), "{text}");
@@ -622,8 +621,53 @@ fn helpmates_shown_to_a_reader_are_short() {
     let (_, single, _) = common::arbiter_cli(&["unwinnable", "--fen", after, "--json"]);
     let file = temp_file("shown.epd", &format!("{after}\n"));
     let (_, batch, _) = common::arbiter_cli(&["unwinnable", "--json", "--epd", file.to_str().expect("path")]);
-    let verdicts = |s: &str| s[..s.find(",\"nodes\"").expect("nodes")].to_string();
-    assert_eq!(verdicts(&single), verdicts(&batch));
+    for json in [single, batch] {
+        for (side, color) in [("white", Color::White), ("black", Color::Black)] {
+            let line = json_helpmate(&json, "\"fen\"", side);
+            assert!(line.len() <= 5 && replays(after, color, &line), "{side}: {json}");
+        }
+    }
+}
+
+/// Issue #37: the example is a shortest helpmate where a short one exists. In
+/// `7r/pkp2ppp/4pn2/...` the decision's line for Black was 38 half-moves of shuffling where
+/// `1. Ke2 Ne4 2. Kd1 Qd2#` exists; the position report and `arbiter unwinnable` show that.
+/// On a sample of the self-play finals, every example shown to a reader is as short as the
+/// independent brute-force search (cozy-chess, every move of both sides) finds, wherever that
+/// finds a helpmate of at most four half-moves.
+#[test]
+fn examples_are_shortest_where_a_short_helpmate_exists() {
+    let fen = "7r/pkp2ppp/4pn2/8/1q6/4K3/P7/8 w - - 0 28";
+    let (_, json, _) = common::arbiter_cli(&["unwinnable", "--fen", fen, "--json"]);
+    let line = json_helpmate(&json, "\"black\"", "black");
+    assert!(line.len() == 4 && replays(fen, Color::Black, &line), "{json}");
+    let (_, text, _) = common::arbiter_cli(&["explain", "--fen", fen]);
+    assert!(text.contains("Black can still checkmate by a series of legal moves, for example 28. "), "{text}");
+    assert!(shown_plies(&text).contains(&4), "{text}");
+    attacks::init();
+    let finals = std::fs::read_to_string("tests/data/selfplay-finals.epd").expect("finals");
+    let (mut pinned, mut sides) = (0, 0);
+    for fen in finals.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).step_by(40) {
+        let p = pos(fen.trim());
+        for side in Color::ALL {
+            let d = arbiter::rules::unwinnable::for_reader(&p, side, &decide(&p, side, Budget::default()));
+            let Verdict::Winnable { helpmate } = d.verdict else { continue };
+            sides += 1;
+            assert!(is_helpmate(&p, side, &helpmate), "{fen} {side:?}");
+            let white = side == Color::White;
+            match common::helpmate::shortest(fen.trim(), white, 4, 3_000_000) {
+                common::helpmate::Found::Mate(shortest) => {
+                    pinned += 1;
+                    assert_eq!(helpmate.len(), shortest.len(), "{fen} for {side:?}: a shortest is {shortest:?}");
+                }
+                common::helpmate::Found::NoneWithin => {
+                    assert!(helpmate.len() > 4, "{fen} for {side:?}: {helpmate:?} but none of 4 plies exists")
+                }
+                common::helpmate::Found::OutOfNodes => {}
+            }
+        }
+    }
+    assert!(pinned > 20 && sides > 100, "{pinned} pinned of {sides}");
 }
 
 /// Hunts for unsound "cannot checkmate" verdicts near the seventy-five-move rule: every
