@@ -5,7 +5,7 @@
 use super::analysis::Explanation;
 use super::lang::Lang;
 use super::text;
-use crate::chess::{Color, Square};
+use crate::chess::{CastleSide, Color, Square};
 use crate::rules::unwinnable::{Decision, Verdict};
 use crate::rules::PositionReport;
 
@@ -150,5 +150,19 @@ pub fn explanation(ex: &Explanation, lang: Lang) -> String {
         .opt_str("kind", ex.category().map(|c| c.code()).as_deref())
         .str("lang", lang.code())
         .opt_str("read_as", ex.read_as.as_deref())
+        .raw(
+            "castling_writing",
+            ex.castling_writing.as_ref().map_or_else(
+                || "null".to_string(),
+                |w| {
+                    Object::new()
+                        .str("side", if w.side == CastleSide::King { "kingside" } else { "queenside" })
+                        .str("castling", &w.here)
+                        .raw("chess960", w.chess960)
+                        .str("text", &lang.words().castling_writing(&ex.input, w))
+                        .finish()
+                },
+            ),
+        )
         .finish()
 }

@@ -63,7 +63,12 @@ pub fn run(args: UnwinnableArgs) -> ExitCode {
         };
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let answer = match epd_fen(line).map(|f| Position::from_fen(&f).map_err(|e| e.to_string())) {
-                Some(Ok(pos)) => Answer::of(&pos, sides, budget, Example::Batch),
+                Some(Ok(mut pos)) => {
+                    if args.position.variant.chess960 {
+                        pos.set_chess960(true);
+                    }
+                    Answer::of(&pos, sides, budget, Example::Batch)
+                }
                 Some(Err(e)) => Answer::error(line, &format!("bad FEN: {e}")),
                 None => Answer::error(line, "not a FEN (it needs at least 4 fields)"),
             };
