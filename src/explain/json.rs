@@ -127,8 +127,8 @@ pub fn decision(d: &Decision) -> String {
 }
 
 /// The move object: `input`, `uci`, `san`, `legal`, `reasons` (`code`, `rule`, `squares`,
-/// `text`), `after`; plus `piece`, `kind`, `lang` and `read_as` (`fen_before` is not
-/// repeated: the caller knows it).
+/// `text`), `after`; plus `piece`, `kind`, `lang`, `castling_writing` and `read_as`
+/// (`fen_before` is not repeated: the caller knows it).
 pub fn explanation(ex: &Explanation, lang: Lang) -> String {
     let reasons = ex.reasons.iter().map(|r| {
         Object::new()
@@ -149,7 +149,6 @@ pub fn explanation(ex: &Explanation, lang: Lang) -> String {
         .opt_str("piece", piece.as_deref())
         .opt_str("kind", ex.category().map(|c| c.code()).as_deref())
         .str("lang", lang.code())
-        .opt_str("read_as", ex.read_as.as_deref())
         .raw(
             "castling_writing",
             ex.castling_writing.as_ref().map_or_else(
@@ -164,5 +163,6 @@ pub fn explanation(ex: &Explanation, lang: Lang) -> String {
                 },
             ),
         )
+        .opt_str("read_as", ex.read_as.as_deref())
         .finish()
 }
