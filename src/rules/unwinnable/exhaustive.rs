@@ -321,8 +321,10 @@ pub fn shortcut(pos: &Position, line: &[Move]) -> Vec<Move> {
     out
 }
 
-/// The tests' independent helpmate search (cozy-chess's move generator, brute force).
+/// The tests' independent helpmate search (cozy-chess's move generator, brute force); the
+/// integration tests use the rest of it.
 #[cfg(test)]
+#[allow(dead_code)]
 #[path = "../../../tests/it/common/helpmate.rs"]
 mod independent;
 

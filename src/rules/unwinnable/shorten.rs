@@ -148,13 +148,13 @@ impl Exact<'_> {
             if pos.side_to_move() == self.winner {
                 // The winner's pieces closing in on the loser's king first.
                 ordered.as_mut_slice().sort_unstable_by_key(|&m| {
-                    m.to().distance(loser_king) as i32 - m.from().distance(loser_king) as i32
+                    m.to().distance(loser_king) - m.from().distance(loser_king)
                 });
             } else {
                 // The loser's king walking into the net (towards the winner's pieces), then
                 // pieces blocking its own king's flight squares.
                 let net = pos.color(self.winner) & !pos.pieces(PieceType::King);
-                let pull = |sq: Square| net.into_iter().map(|n| sq.distance(n) as i32).sum::<i32>();
+                let pull = |sq: Square| net.into_iter().map(|n| sq.distance(n)).sum::<i32>();
                 ordered.as_mut_slice().sort_unstable_by_key(|&m| {
                     if m.from() == loser_king {
                         (0, pull(m.to()))
