@@ -674,14 +674,14 @@ fn castling_written_the_other_way_and_chess960_on_the_command_line() {
     let (_, out, _) = explain_cli(&["--fen", "4k3/8/8/8/8/8/8/4K2R w - - 0 1", "e1h1"]);
     assert!(!out.contains("Chess960"), "{out}");
     // The same in the UCI loop with UCI_Chess960.
-    let mut e = common::Engine::start();
+    let mut e = crate::common::Engine::start();
     e.send("setoption name UCI_Chess960 value true");
     e.send(&format!("position fen {italian}"));
     e.send("explain e8g8");
     e.wait_for("the castling note", std::time::Duration::from_secs(20), |l| l.contains("O-O is e8h8 here"));
     e.send("quit");
     // `unwinnable` takes --chess960 too (a castling in a helpmate is written king takes rook).
-    let (code, _, err) = common::arbiter_cli(&["unwinnable", "--chess960", "--fen", fen960]);
+    let (code, _, err) = crate::common::arbiter_cli(&["unwinnable", "--chess960", "--fen", fen960]);
     assert_eq!(code, 0, "{err}");
 }
 
@@ -735,7 +735,7 @@ fn a_ruling_is_drawn_with_svg() {
 /// `go infinite` is not held up by it; `isready` still answers only once the report is out.
 #[test]
 fn uci_explain_does_not_hold_up_stop() {
-    let mut e = common::Engine::start();
+    let mut e = crate::common::Engine::start();
     e.send("position fen 8/8/3Pb3/1P6/4BQ2/8/PP4P1/2K3k1 w - - 1 47");
     e.send("go infinite");
     e.send("explain");

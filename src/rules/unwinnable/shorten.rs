@@ -147,9 +147,9 @@ impl Exact<'_> {
             let loser_king = pos.king_square(self.winner.flip());
             if pos.side_to_move() == self.winner {
                 // The winner's pieces closing in on the loser's king first.
-                ordered.as_mut_slice().sort_unstable_by_key(|&m| {
-                    m.to().distance(loser_king) - m.from().distance(loser_king)
-                });
+                ordered
+                    .as_mut_slice()
+                    .sort_unstable_by_key(|&m| m.to().distance(loser_king) - m.from().distance(loser_king));
             } else {
                 // The loser's king walking into the net (towards the winner's pieces), then
                 // pieces blocking its own king's flight squares.
