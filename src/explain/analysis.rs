@@ -14,7 +14,7 @@ use crate::chess::attacks;
 use crate::chess::castling;
 use crate::chess::movegen;
 use crate::chess::notation::{self, SanSyntax};
-use crate::chess::{Bitboard, CastleSide, Color, Move, MoveKind, Piece, PieceType, Position, Square};
+use crate::chess::{Bitboard, CastleSide, Color, File, Move, MoveKind, Piece, PieceType, Position, Square};
 use crate::rules::{Game, PositionReport};
 
 /// What is known about a legal move: the move, its SAN, and the referee's report on the
@@ -43,6 +43,21 @@ pub struct Explanation {
     pub legal: Option<LegalMove>,
     /// How the input was read when that is not as written (`nf3` is read as `Nf3`).
     pub read_as: Option<String>,
+    /// A castling the position allows, written (in UCI) the way of the other convention.
+    pub castling_writing: Option<CastlingWriting>,
+}
+
+/// A castling the position allows, written the other convention's way: in standard chess
+/// `e1h1` (the king onto its own rook, as Chess960 writes castling) for O-O, which is `e1g1`;
+/// in Chess960 mode `e8g8` for the castling written `e8h8` there. The input is explained as
+/// written (a king move); this says how to write the castling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CastlingWriting {
+    pub side: CastleSide,
+    /// The castling as this game writes it in UCI.
+    pub here: String,
+    /// The game writes castling the Chess960 way (UCI_Chess960, `--chess960`).
+    pub chess960: bool,
 }
 
 /// The kind of a move, as the contract names them.
@@ -106,6 +121,7 @@ impl Explanation {
             reasons: Vec::new(),
             legal: None,
             read_as: None,
+            castling_writing: None,
         }
     }
 
@@ -157,6 +173,9 @@ pub fn explain(game: &Game, text: &str) -> Explanation {
     let mut ex = Explanation::new(input.clone());
     if let Some((from, to, promo)) = notation::parse_uci_lenient(&input) {
         explain_squares(game, &mut ex, from, to, promo);
+        if promo.is_none() && ex.legal.is_none() {
+            ex.castling_writing = castling_written_otherwise(pos, from, to);
+        }
         return ex;
     }
     let syntax = match read_san(pos, &input) {
@@ -190,7 +209,20 @@ pub fn explain(game: &Game, text: &str) -> Explanation {
         castling_reasons(game, us, side, &mut ex.reasons);
         return ex;
     }
-    let candidates = notation::san_candidates(pos, &syntax);
+    let mut candidates = notation::san_candidates(pos, &syntax);
+    if candidates.is_empty() && syntax.piece == PieceType::Pawn && syntax.from_file.is_none() && syntax.capture {
+        // `Pxd5`: a pawn capture named by the pawn letter instead of its file. The pawns
+        // that can take there (en passant too) are meant; the move is read as its SAN.
+        let file = syntax.to.file().index();
+        candidates = File::ALL
+            .into_iter()
+            .filter(|f| f.index().abs_diff(file) == 1)
+            .flat_map(|f| notation::san_candidates(pos, &SanSyntax { from_file: Some(f), ..syntax }))
+            .collect();
+        if let [m] = candidates.as_slice() {
+            ex.read_as = Some(notation::to_san(pos, *m));
+        }
+    }
     match candidates.as_slice() {
         [m] => explain_squares(game, &mut ex, m.from(), m.to(), m.promotion()),
         [] => explain_unmatched_san(game, &mut ex, &syntax),
@@ -270,7 +302,9 @@ fn explain_unmatched_san(game: &Game, ex: &mut Explanation, syntax: &SanSyntax) 
         own &= Bitboard::rank(r);
     }
     if syntax.piece == PieceType::Pawn && syntax.from_file.is_none() {
-        own &= Bitboard::file(syntax.to.file());
+        // A push is the pawn on the square's file; a capture (`Pxd5`), one that attacks it.
+        own &=
+            if syntax.capture { attacks::pawn_attacks(us.flip(), syntax.to) } else { Bitboard::file(syntax.to.file()) };
     }
     ex.to = Some(syntax.to);
     ex.piece = Some(wanted);
@@ -405,6 +439,26 @@ fn explain_move(
             }
         }
     }
+}
+
+/// The castling the position allows that `from`-`to` (a move of the king of the side to move,
+/// in UCI) writes the other convention's way, if any: onto its own castling rook in standard
+/// chess, or two squares to the g- or c-file in Chess960 mode.
+fn castling_written_otherwise(pos: &Position, from: Square, to: Square) -> Option<CastlingWriting> {
+    let us = pos.side_to_move();
+    if from != pos.king_square(us) || pos.piece_at(from) != Some(Piece::new(us, PieceType::King)) {
+        return None;
+    }
+    CastleSide::BOTH.into_iter().find_map(|side| {
+        let rook = pos.castling_rook(us, side)?;
+        let castling = pos.castling_move(us, side);
+        let other_way = if pos.is_chess960() { to == side.king_to(us) && to != rook } else { to == rook };
+        (other_way && movegen::is_legal(pos, castling)).then(|| CastlingWriting {
+            side,
+            here: castling.to_uci(),
+            chess960: pos.is_chess960(),
+        })
+    })
 }
 
 /// Is this a castling attempt? In Chess960 mode (UCI_Chess960) castling is written as the

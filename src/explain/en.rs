@@ -1,6 +1,6 @@
 //! English: every reason and every fact of the position report as a sentence.
 
-use super::analysis::MoveCategory;
+use super::analysis::{CastlingWriting, MoveCategory};
 use super::lang::{Legend, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
 use super::report::{MateFact, Note};
@@ -40,6 +40,22 @@ impl Wording for English {
 
     fn read_as(&self, input: &str, read_as: &str) -> String {
         format!("\"{input}\" is read as {read_as}.")
+    }
+
+    fn castling_writing(&self, input: &str, w: &CastlingWriting) -> String {
+        let san = if w.side == CastleSide::King { "O-O" } else { "O-O-O" };
+        let here = &w.here;
+        if w.chess960 {
+            format!(
+                "In Chess960 (UCI_Chess960) castling is written as the king taking its own rook: {san} is {here} \
+                 here; \"{input}\" is read as a king move."
+            )
+        } else {
+            format!(
+                "\"{input}\", the king onto its own rook, is how Chess960 writes castling; in standard chess {san} \
+                 is written {here} (the king two squares towards the rook), and \"{input}\" is read as a king move."
+            )
+        }
     }
 
     fn after_move(&self, san: &str) -> String {
@@ -276,7 +292,8 @@ fn reason(r: &Reason) -> String {
         }
         Reason::PromotionRequired { from, to, .. } => format!(
             "The pawn on {from} reaches the last rank at {to} and must be exchanged at once for a queen, rook, \
-             bishop or knight: say which, for example {to}=Q."
+             bishop or knight: say which, for example {}.",
+            super::text::promotion_example(*from, *to)
         ),
         Reason::BadPromotionPiece { promotion, last_rank: true, .. } => format!(
             "A pawn may promote only to a queen, rook, bishop or knight of its own colour, never to a {}.",

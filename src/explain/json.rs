@@ -5,7 +5,7 @@
 use super::analysis::Explanation;
 use super::lang::Lang;
 use super::text;
-use crate::chess::{Color, Square};
+use crate::chess::{CastleSide, Color, Square};
 use crate::rules::unwinnable::{Decision, Verdict};
 use crate::rules::PositionReport;
 
@@ -127,8 +127,8 @@ pub fn decision(d: &Decision) -> String {
 }
 
 /// The move object: `input`, `uci`, `san`, `legal`, `reasons` (`code`, `rule`, `squares`,
-/// `text`), `after`; plus `piece`, `kind`, `lang` and `read_as` (`fen_before` is not
-/// repeated: the caller knows it).
+/// `text`), `after`; plus `piece`, `kind`, `lang`, `castling_writing` and `read_as`
+/// (`fen_before` is not repeated: the caller knows it).
 pub fn explanation(ex: &Explanation, lang: Lang) -> String {
     let reasons = ex.reasons.iter().map(|r| {
         Object::new()
@@ -149,6 +149,20 @@ pub fn explanation(ex: &Explanation, lang: Lang) -> String {
         .opt_str("piece", piece.as_deref())
         .opt_str("kind", ex.category().map(|c| c.code()).as_deref())
         .str("lang", lang.code())
+        .raw(
+            "castling_writing",
+            ex.castling_writing.as_ref().map_or_else(
+                || "null".to_string(),
+                |w| {
+                    Object::new()
+                        .str("side", if w.side == CastleSide::King { "kingside" } else { "queenside" })
+                        .str("castling", &w.here)
+                        .raw("chess960", w.chess960)
+                        .str("text", &lang.words().castling_writing(&ex.input, w))
+                        .finish()
+                },
+            ),
+        )
         .opt_str("read_as", ex.read_as.as_deref())
         .finish()
 }

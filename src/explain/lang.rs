@@ -3,7 +3,7 @@
 //! implements in a file of its own. A new language is one new file implementing
 //! [`Wording`] and one row in the `languages!` table below.
 
-use super::analysis::MoveCategory;
+use super::analysis::{CastlingWriting, MoveCategory};
 use super::reason::Reason;
 use super::report::Note;
 use crate::chess::Piece;
@@ -23,6 +23,9 @@ pub trait Wording: Sync {
     fn illegal_headline(&self, input: &str, uci: Option<&str>) -> String;
     /// The line saying how the input was read when not as written (`"nf3" is read as Nf3.`).
     fn read_as(&self, input: &str, read_as: &str) -> String;
+    /// The line saying how the castling the position allows is written in this game, when the
+    /// input wrote it the other convention's way.
+    fn castling_writing(&self, input: &str, w: &CastlingWriting) -> String;
     /// The line introducing what a legal move causes (`After Nf3:`).
     fn after_move(&self, san: &str) -> String;
     /// The first line of the position report (`Position: FEN`).

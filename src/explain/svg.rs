@@ -468,6 +468,18 @@ pub fn explanation_svg(game: &Game, ex: &Explanation, lang: Lang) -> String {
 
 /// The diagram for a position report (checks highlighted).
 pub fn position_svg(game: &Game, lang: Lang) -> String {
+    let lines = text::render_report(&game.report().for_reader(game.current()), lang);
+    board_svg(game, &lines, lang)
+}
+
+/// The diagram for a ruling on a resignation or a flag fall (`--resign`, `--flag`): the
+/// position, its checks highlighted, and the ruling's text.
+pub fn ruling_svg(game: &Game, ruling: &str, lang: Lang) -> String {
+    board_svg(game, &[ruling.to_string()], lang)
+}
+
+/// The position (checks highlighted) with `lines` of text below.
+fn board_svg(game: &Game, lines: &[String], lang: Lang) -> String {
     let pos = game.current();
     let mut d = Drawing::new(pos.side_to_move());
     d.board(game);
@@ -482,6 +494,5 @@ pub fn position_svg(game: &Game, lang: Lang) -> String {
     for c in pos.checkers() {
         d.frame(c, RED);
     }
-    let lines = text::render_report(&game.report().for_reader(pos), lang);
-    document(d, &lines, lang, Shown { destinations: false, arrow: false, marks: pos.in_check() })
+    document(d, lines, lang, Shown { destinations: false, arrow: false, marks: pos.in_check() })
 }

@@ -6,6 +6,7 @@ use super::analysis::{explain, Explanation};
 use super::lang::Lang;
 use super::reason::Reason;
 use super::report::{report_notes, Note};
+use crate::chess::Square;
 use crate::rules::{Game, PositionReport};
 
 /// One reason as a sentence with its citation.
@@ -48,6 +49,9 @@ pub fn render_explanation(ex: &Explanation, lang: Lang) -> Vec<String> {
     if let Some(read_as) = &ex.read_as {
         lines.push(words.read_as(&ex.input, read_as));
     }
+    if let Some(w) = &ex.castling_writing {
+        lines.push(words.castling_writing(&ex.input, w));
+    }
     lines.extend(ex.reasons.iter().map(|r| format!("- {}", reason_text(r, lang))));
     if let Some(legal) = &ex.legal {
         let notes = report_notes(&legal.after, true);
@@ -66,5 +70,15 @@ pub fn explain_for_uci(game: &Game, move_text: &str, lang: Lang) -> Vec<String> 
         render_report(&game.report().for_reader(game.current()), lang)
     } else {
         render_explanation(&explain(game, move_text).for_reader(game), lang)
+    }
+}
+
+/// The SAN of a promotion to a queen from `from` to `to` (`a8=Q`, a capture `bxa8=Q`): the
+/// example of how to name the piece.
+pub(super) fn promotion_example(from: Square, to: Square) -> String {
+    if from.file() == to.file() {
+        format!("{to}=Q")
+    } else {
+        format!("{}x{to}=Q", from.file().char())
     }
 }

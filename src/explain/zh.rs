@@ -2,7 +2,7 @@
 //! The usual terms: 将军, 将杀, 逼和, 王车易位, 吃过路兵, 升变, 牵制, 三次重复, 五十回合,
 //! 子力不足, 死局; citations in full-width parentheses `（FIDE 3.9.2）`.
 
-use super::analysis::MoveCategory;
+use super::analysis::{CastlingWriting, MoveCategory};
 use super::lang::{Legend, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
 use super::report::{MateFact, Note};
@@ -40,6 +40,18 @@ impl Wording for Chinese {
 
     fn read_as(&self, input: &str, read_as: &str) -> String {
         space_cjk(&format!("“{input}”按 {read_as} 理解。"))
+    }
+
+    fn castling_writing(&self, input: &str, w: &CastlingWriting) -> String {
+        let san = if w.side == CastleSide::King { "O-O" } else { "O-O-O" };
+        let here = &w.here;
+        space_cjk(&if w.chess960 {
+            format!("在 Chess960（UCI_Chess960）中，王车易位写作王走到己方车的格子：这里 {san} 写作 {here}；“{input}”按王的走法理解。")
+        } else {
+            format!(
+                "“{input}”（王走到己方车的格子）是 Chess960 的王车易位写法；标准国际象棋中 {san} 写作 {here}（王向车的方向走两格），“{input}”按王的走法理解。"
+            )
+        })
     }
 
     fn after_move(&self, san: &str) -> String {
@@ -270,7 +282,8 @@ fn reason(r: &Reason) -> String {
             )
         }
         Reason::PromotionRequired { from, to, .. } => format!(
-            "{from} 的兵走到底线 {to}，必须立即升变为后、车、象或马：请注明升变的棋子，例如 {to}=Q。"
+            "{from} 的兵走到底线 {to}，必须立即升变为后、车、象或马：请注明升变的棋子，例如 {}。",
+            super::text::promotion_example(*from, *to)
         ),
         Reason::BadPromotionPiece { promotion, last_rank: true, .. } => {
             format!("兵只能升变为同色的后、车、象或马，不能升变为{}。", kind_name(*promotion))

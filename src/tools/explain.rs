@@ -7,7 +7,7 @@
 //! stdout. 1 when the SVG file cannot be written.
 //!
 //! `--resign SIDE` / `--flag SIDE`: the result of that player resigning (5.1.2) or losing on
-//! time (6.9) now, as the referee rules it.
+//! time (6.9) now, as the referee rules it (with `--svg`, the position and the ruling drawn).
 
 use crate::explain::{explain, json, ruling_note, svg, text};
 use crate::rules::Act;
@@ -32,7 +32,8 @@ pub struct ExplainArgs {
     /// directories (`:`-separated), apart from the Laws' verdicts.
     #[arg(long, value_name = "PATH")]
     pub syzygy: Option<String>,
-    /// Also draw the position, the move and the reasons as an SVG diagram into FILE.
+    /// Also draw the position, the move and the reasons (or the ruling of --resign/--flag) as an
+    /// SVG diagram into FILE.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// The move to explain, UCI or SAN (several words are joined, e.g. `exd6 e.p.`).
@@ -75,6 +76,12 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         }
         .for_reader(game.current());
         let note = ruling_note(game.current(), &ruling);
+        if let Some(path) = &args.svg {
+            if let Err(e) = std::fs::write(path, svg::ruling_svg(&game, &text::note_text(&note, lang), lang)) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitCode::from(1);
+            }
+        }
         let line = if args.position.json {
             json::Object::new()
                 .str("fen", &game.current().to_fen())

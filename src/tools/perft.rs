@@ -3,6 +3,7 @@
 
 use crate::chess::perft::{divide, parse_perft_epd, perft};
 use crate::chess::Position;
+use crate::tools::position_args::Chess960Arg;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -28,17 +29,15 @@ pub struct PerftArgs {
     /// With --epd: skip depths above this.
     #[arg(long)]
     pub max_depth: Option<u32>,
-    /// Chess960: write castling as king takes own rook (`e1h1`) in --divide. Detected without
-    /// it from the FEN: rook files in the castling field (HAha), or rights with the king off
-    /// the e-file or a rook off the a- and h-files.
-    #[arg(long)]
-    pub chess960: bool,
+    // --divide writes castling in the Chess960 way with it.
+    #[command(flatten)]
+    pub variant: Chess960Arg,
 }
 
 /// Runs `arbiter perft`: `Nodes searched: N` on stdout (with `--divide`, the per-move counts
 /// first), time on stderr; exit status 2 for a bad FEN or suite file, 1 for a suite mismatch.
 pub fn run(args: PerftArgs) -> ExitCode {
-    let PerftArgs { depth, fen, divide: show_divide, threads, epd, max_depth, chess960 } = args;
+    let PerftArgs { depth, fen, divide: show_divide, threads, epd, max_depth, variant } = args;
     let threads = threads.max(1);
     if let Some(path) = epd {
         return run_suite(&path, max_depth, threads);
@@ -54,7 +53,7 @@ pub fn run(args: PerftArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if chess960 {
+    if variant.chess960 {
         pos.set_chess960(true);
     }
     let start = Instant::now();

@@ -1,9 +1,21 @@
 //! The arguments of the subcommands that judge one position (`explain`, `unwinnable`):
-//! `--fen`, `--moves`, `--lang` and `--json`, flattened into each, and how they are read.
+//! `--fen`, `--moves`, `--chess960`, `--lang` and `--json`, flattened into each, and how they
+//! are read. `--chess960` alone is shared with `perft` too ([`Chess960Arg`]).
 
 use crate::chess::Color;
 use crate::explain::Lang;
 use crate::rules::{Game, GameError};
+
+/// `--chess960`, one argument for every subcommand that reads a position.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub struct Chess960Arg {
+    /// Chess960 (Fischer Random): castling is written and read as the king taking its own
+    /// rook (`e1h1`), as with UCI_Chess960. Detected without it from the FEN: rook files in
+    /// the castling field (HAha), or rights with the king off the e-file or a rook off the a-
+    /// and h-files.
+    #[arg(long)]
+    pub chess960: bool,
+}
 
 /// The position (a FEN and the moves played from it) and how to answer about it.
 #[derive(clap::Args, Debug, Clone)]
@@ -14,6 +26,8 @@ pub struct PositionArgs {
     /// Moves played from the FEN first (the game so far), one argument, space-separated, UCI or SAN.
     #[arg(long)]
     pub moves: Option<String>,
+    #[command(flatten)]
+    pub variant: Chess960Arg,
     /// Language of the text: en or zh.
     #[arg(long, default_value = "en")]
     pub lang: String,
@@ -23,10 +37,17 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The game from `--fen` and `--moves`.
+    /// The game from `--fen` and `--moves`, castling written as `--chess960` says (the moves
+    /// are read in that convention too).
     pub fn game(&self) -> Result<Game, GameError> {
-        let list: Vec<&str> = self.moves.as_deref().map(|m| m.split_whitespace().collect()).unwrap_or_default();
-        Game::from_fen_and_moves(self.fen.as_deref(), &list)
+        let mut game = Game::from_fen_and_moves::<&str>(self.fen.as_deref(), &[])?;
+        if self.variant.chess960 {
+            game.set_chess960(true);
+        }
+        for (i, text) in self.moves.as_deref().unwrap_or_default().split_whitespace().enumerate() {
+            game.play_text(text).map_err(|error| GameError::Move { ply: i + 1, error })?;
+        }
+        Ok(game)
     }
 
     /// The language of `--lang`, or the error to show.

@@ -63,7 +63,12 @@ pub fn run(args: UnwinnableArgs) -> ExitCode {
         };
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let answer = match epd_fen(line).map(|f| Position::from_fen(&f).map_err(|e| e.to_string())) {
-                Some(Ok(pos)) => Answer::of(&pos, sides, budget),
+                Some(Ok(mut pos)) => {
+                    if args.position.variant.chess960 {
+                        pos.set_chess960(true);
+                    }
+                    Answer::of(&pos, sides, budget, Example::Batch)
+                }
                 Some(Err(e)) => Answer::error(line, &format!("bad FEN: {e}")),
                 None => Answer::error(line, "not a FEN (it needs at least 4 fields)"),
             };
@@ -80,12 +85,8 @@ pub fn run(args: UnwinnableArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut answer = Answer::of(game.current(), sides, budget);
-    if !args.position.json {
-        // Read by a person: the helpmates shortened (not in JSON, which gives the decision's
-        // own line and time as the batch does, nor in the batch, which would pay at every line).
-        answer.shorten_helpmates();
-    }
+    // One position: the examples of the position report, in text and JSON alike.
+    let answer = Answer::of(game.current(), sides, budget, Example::Reader);
     let _ = write_lines(&mut out, &answer.render(args.position.json, lang));
     ExitCode::SUCCESS
 }
@@ -107,24 +108,27 @@ struct Answer {
     error: Option<String>,
 }
 
+/// How short the helpmates shown are made ([`unwinnable::with_example`]).
+#[derive(Clone, Copy)]
+enum Example {
+    /// Within [`unwinnable::EXAMPLE_NODES`] a side, counted in the time of the position.
+    Batch,
+    /// As in the position report ([`unwinnable::for_reader`]).
+    Reader,
+}
+
 impl Answer {
-    fn of(pos: &Position, sides: &[Color], budget: Budget) -> Answer {
+    fn of(pos: &Position, sides: &[Color], budget: Budget, example: Example) -> Answer {
         let start = Instant::now();
         let mut decisions = [None, None];
         for &side in sides {
-            decisions[side.index()] = Some(decide(pos, side, budget));
+            let d = decide(pos, side, budget);
+            decisions[side.index()] = Some(match example {
+                Example::Batch => unwinnable::with_example(pos, side, &d, unwinnable::EXAMPLE_NODES),
+                Example::Reader => unwinnable::for_reader(pos, side, &d),
+            });
         }
         Answer { fen: pos.to_fen(), position: Some(*pos), decisions, micros: start.elapsed().as_micros(), error: None }
-    }
-
-    /// The helpmates as shown to a reader ([`unwinnable::for_reader`]).
-    fn shorten_helpmates(&mut self) {
-        let Some(pos) = self.position else { return };
-        for (d, side) in self.decisions.iter_mut().zip(Color::ALL) {
-            if let Some(d) = d {
-                *d = unwinnable::for_reader(&pos, side, d);
-            }
-        }
     }
 
     fn error(line: &str, error: &str) -> Answer {

@@ -65,6 +65,10 @@ pub struct Session {
     control: Option<Arc<SearchControl>>,
     /// Tells a running search that a command is waiting (see `SearchControl::with_waiting_input`).
     input_probe: Option<InputProbe>,
+    /// The latest `explain` answer, worked out on a thread of its own (a position report can
+    /// take seconds: `stop` must not wait for it). Each one first waits for the one before,
+    /// so answers come in order; `isready`, `quit` and the end of input wait for them all.
+    explaining: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Session {
@@ -78,7 +82,15 @@ impl Session {
                 Engine::new(opts).unwrap_or_else(|e| panic!("cannot allocate the engine: {e}"))
             }
         };
-        Session { out, engine, game: Game::startpos(), debug: false, control: None, input_probe: None }
+        Session {
+            out,
+            engine,
+            game: Game::startpos(),
+            debug: false,
+            control: None,
+            input_probe: None,
+            explaining: None,
+        }
     }
 
     /// Where input comes from a file descriptor the search can poll (the stdin loop), so a
@@ -137,7 +149,10 @@ impl Session {
                 self.out.line("uciok");
             }
             Command::Debug(on) => self.debug = on,
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                self.finish_explaining();
+                self.out.line("readyok")
+            }
             Command::SetOption { name, value } => {
                 if self.searching() {
                     self.out.info_string(&format!("error: option '{name}' cannot be changed during a search"));
@@ -172,6 +187,7 @@ impl Session {
             }
             Command::Quit => {
                 self.engine.stop();
+                self.finish_explaining();
                 return Flow::Quit;
             }
             Command::Display => {
@@ -239,9 +255,21 @@ impl Session {
                 }
             }
             Command::Explain { text: mv, lang } => {
-                // Reads the session's game only: the position and any running search are untouched.
-                for l in crate::explain::explain_for_uci(&self.game, &mv, lang) {
-                    self.out.info_string(&l);
+                // On a copy of the session's game: the position and any running search are
+                // untouched, and the input thread goes on reading (`stop` during `go infinite`).
+                let (game, out, before) = (self.game.clone(), self.out.clone(), self.explaining.take());
+                let job = move || {
+                    let lines = crate::explain::explain_for_uci(&game, &mv, lang);
+                    if let Some(h) = before {
+                        let _ = h.join();
+                    }
+                    for l in lines {
+                        out.info_string(&l);
+                    }
+                };
+                match std::thread::Builder::new().name("explain".into()).spawn(job) {
+                    Ok(h) => self.explaining = Some(h),
+                    Err(e) => self.out.info_string(&format!("error: explain: cannot start a thread: {e}")),
                 }
             }
         }
@@ -326,5 +354,13 @@ impl Session {
     /// Ends the session: stops any search (used on `quit` and end of input).
     pub fn shutdown(&mut self) {
         self.engine.stop();
+        self.finish_explaining();
+    }
+
+    /// Waits until every `explain` answer asked for has been printed.
+    fn finish_explaining(&mut self) {
+        if let Some(h) = self.explaining.take() {
+            let _ = h.join();
+        }
     }
 }

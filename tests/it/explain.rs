@@ -642,3 +642,110 @@ fn a_frozen_pawn_wall_is_explained_as_a_dead_position() {
     let lines = explain_for_uci(&g, "Kd2", Lang::En);
     assert!(lines[0].contains("illegal") || lines.iter().any(|l| l.contains("over")), "{lines:?}");
 }
+
+/// Issue #37: castling written the other convention's way, and `--chess960` for the tools
+/// that read a position.
+#[test]
+fn castling_written_the_other_way_and_chess960_on_the_command_line() {
+    // A Chess960 position (reached in a 960 game) whose king starts on e1 and rooks on a1/h1.
+    let fen960 = "3qk1br/nrpnpp2/1p6/p2p2pp/1PPb1PBP/4P3/P2P2PB/RNNQK2R w KQk - 2 12";
+    let (code, out, _) = explain_cli(&["--chess960", "--fen", fen960, "e1h1"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("Legal: O-O (e1h1), white king, castling king-side."), "{out}");
+    // Without it the position reads as standard chess: e1h1 is a king move onto its own rook,
+    // with a note that this is how Chess960 writes O-O, written e1g1 here.
+    let (_, out, _) = explain_cli(&["--fen", fen960, "e1h1"]);
+    assert!(out.starts_with("Illegal: e1h1."), "{out}");
+    assert!(out.contains("is how Chess960 writes castling; in standard chess O-O is written e1g1"), "{out}");
+    let (_, zh, _) = explain_cli(&["--fen", fen960, "e1h1", "--lang", "zh"]);
+    assert!(zh.contains("是 Chess960 的王车易位写法；标准国际象棋中 O-O 写作 e1g1"), "{zh}");
+    let (_, json, _) = explain_cli(&["--fen", fen960, "e1h1", "--json"]);
+    assert!(
+        json.contains(r#""castling_writing":{"side":"kingside","castling":"e1g1","chess960":false,"text":"#),
+        "{json}"
+    );
+    // In Chess960 mode e8g8 is a king move; castling is written e8h8 there.
+    let italian = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4";
+    let (_, out, _) = explain_cli(&["--chess960", "--fen", italian, "e8g8"]);
+    assert!(out.contains("castling is written as the king taking its own rook: O-O is e8h8 here"), "{out}");
+    let (_, out, _) = explain_cli(&["--fen", italian, "e8g8"]);
+    assert!(out.starts_with("Legal: O-O (e8g8)") && !out.contains("Chess960"), "{out}");
+    // A castling the position does not allow gets no note.
+    let (_, out, _) = explain_cli(&["--fen", "4k3/8/8/8/8/8/8/4K2R w - - 0 1", "e1h1"]);
+    assert!(!out.contains("Chess960"), "{out}");
+    // The same in the UCI loop with UCI_Chess960.
+    let mut e = crate::common::Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    e.send(&format!("position fen {italian}"));
+    e.send("explain e8g8");
+    e.wait_for("the castling note", std::time::Duration::from_secs(20), |l| l.contains("O-O is e8h8 here"));
+    e.send("quit");
+    // `unwinnable` takes --chess960 too (a castling in a helpmate is written king takes rook).
+    let (code, _, err) = crate::common::arbiter_cli(&["unwinnable", "--chess960", "--fen", fen960]);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// Issue #37: a pawn capture named by the pawn letter (`Pxd5`) is the pawn that can take
+/// there, never "no pawn could move to d5"; a promotion without its letter suggests the
+/// capture's SAN.
+#[test]
+fn pawn_letter_captures_and_promotion_suggestions() {
+    let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2";
+    let (_, out, _) = explain_cli(&["--fen", fen, "Pxd5"]);
+    assert!(out.starts_with("Legal: exd5 (e4d5)") && out.contains("\"Pxd5\" is read as exd5."), "{out}");
+    let (_, zh, _) = explain_cli(&["--fen", fen, "Pxd5", "--lang", "zh"]);
+    assert!(zh.contains("exd5") && !zh.contains("没有"), "{zh}");
+    // En passant.
+    let ep = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+    let (_, out, _) = explain_cli(&["--fen", ep, "Pxf6"]);
+    assert!(out.starts_with("Legal: exf6 (e5f6), white pawn, en passant capture."), "{out}");
+    // Two pawns can take: ambiguous, both named.
+    let two = "rnbqkbnr/ppp1pppp/8/3p4/2P1P3/8/PP1P1PPP/RNBQKBNR w KQkq d6 0 2";
+    let (_, out, _) = explain_cli(&["--fen", two, "Pxd5"]);
+    assert!(out.starts_with("Illegal: Pxd5.") && out.contains("(cxd5 or exd5)"), "{out}");
+    // None can: the sentence names the pawns that attack d5 (there are none), not the d-file.
+    let none = "rnbqkbnr/ppp1pppp/8/3p4/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2";
+    let (_, out, _) = explain_cli(&["--fen", none, "Pxd5"]);
+    assert!(out.starts_with("Illegal: Pxd5."), "{out}");
+    // b7a8 without the letter: the example is the capture's SAN.
+    let promo = "rn2k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
+    let (_, out, _) = explain_cli(&["--fen", promo, "b7a8"]);
+    assert!(out.contains("say which, for example bxa8=Q."), "{out}");
+    let (_, zh, _) = explain_cli(&["--fen", promo, "b7a8", "--lang", "zh"]);
+    assert!(zh.contains("例如 bxa8=Q"), "{zh}");
+    let (_, out, _) = explain_cli(&["--fen", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8"]);
+    assert!(out.contains("for example b8=Q."), "{out}");
+}
+
+/// Issue #37: `--svg` with `--resign` / `--flag` draws the position and the ruling.
+#[test]
+fn a_ruling_is_drawn_with_svg() {
+    let path = std::env::temp_dir().join(format!("arbiter-ruling-{}.svg", std::process::id()));
+    let lone = "4k3/8/8/q7/8/8/8/6K1 w - - 0 1";
+    let (code, out, _) = explain_cli(&["--fen", lone, "--resign", "black", "--svg", path.to_str().expect("path")]);
+    assert_eq!(code, 0);
+    let svg = std::fs::read_to_string(&path).expect("the diagram was written");
+    assert!(out.starts_with("If Black resigns now") && svg.starts_with("<svg") && svg.contains("If Black resigns now"));
+    let (code, _, _) = explain_cli(&["--fen", lone, "--flag", "white", "--svg", "/nonexistent/dir/x.svg"]);
+    assert_eq!(code, 1);
+    let _ = std::fs::remove_file(path);
+}
+
+/// Issue #37: the UCI `explain` report runs off the input thread, so a `stop` during
+/// `go infinite` is not held up by it; `isready` still answers only once the report is out.
+#[test]
+fn uci_explain_does_not_hold_up_stop() {
+    let mut e = crate::common::Engine::start();
+    e.send("position fen 8/8/3Pb3/1P6/4BQ2/8/PP4P1/2K3k1 w - - 1 47");
+    e.send("go infinite");
+    e.send("explain");
+    e.send("stop");
+    e.wait_for("bestmove", std::time::Duration::from_secs(30), |l| l.starts_with("bestmove"));
+    e.send("isready");
+    e.wait_for("readyok", std::time::Duration::from_secs(60), |l| l == "readyok");
+    let report =
+        e.seen.iter().position(|l| l.contains("Black can still checkmate") || l.contains("Black can no longer"));
+    let ready = e.seen.iter().position(|l| l == "readyok");
+    assert!(report.is_some() && report < ready, "{:?}", e.seen);
+    e.send("quit");
+}

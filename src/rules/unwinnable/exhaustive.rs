@@ -255,14 +255,26 @@ const EDGES: Bitboard = Bitboard(0xFF81_8181_8181_81FF);
 /// (its king walking to two squares from X, at least the mating move) must be played, the
 /// mate last: `2·max(W, L+1) − 1` half-moves with the winner to move, `2·max(W, L, 1)` with the
 /// loser to move. True when even the nearest X does not fit before the seventy-five-move rule
-/// ends the game (a mate on the 150th half-move stands). A capture or a pawn move on the way
-/// resets the clock, but only once played: each position is judged by its own clock.
+/// ends the game (a mate on the 150th half-move stands).
+///
+/// The bound counts quiet moves only, so it holds only where nothing can reset the clock
+/// before the mate. With the material it covers (the winner's one minor piece, the loser's at
+/// most one piece), a capture ends every chance (the winner is left with a bare king, or a
+/// lone minor against a bare king), and the winner has no pawn. A pawn of the loser's is
+/// different: its move resets the clock and its promotion gives the loser a blocker
+/// (`8/8/8/p3N3/4k3/8/3K4/8 b - - 149 100`: 1...a4 resets the clock, and White mates after
+/// 11...a1=B), so with a pawn on the loser's side there is no claim. The search judges each
+/// position by its own clock, so the positions after such a move get their own bound.
 fn too_late_to_mate(pos: &Position, winner: Color) -> bool {
     let kings = pos.pieces(PieceType::King);
     let ours = pos.color(winner) & !kings;
     let minors = pos.pieces(PieceType::Knight) | pos.pieces(PieceType::Bishop);
     let theirs = pos.color(winner.flip()) & !kings;
-    if ours.count() != 1 || (ours & minors).is_empty() || theirs.more_than_one() {
+    if ours.count() != 1
+        || (ours & minors).is_empty()
+        || theirs.more_than_one()
+        || (theirs & pos.pieces(PieceType::Pawn)).nonempty()
+    {
         return false;
     }
     let left = 150 - i32::from(pos.halfmove_clock());
@@ -309,10 +321,49 @@ pub fn shortcut(pos: &Position, line: &[Move]) -> Vec<Move> {
     out
 }
 
+/// The tests' independent helpmate search (cozy-chess's move generator, brute force); the
+/// integration tests use the rest of it.
+#[cfg(test)]
+#[allow(dead_code)]
+#[path = "../../../tests/it/common/helpmate.rs"]
+mod independent;
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chess::attacks;
+
+    /// Issue #37: the clocked search's bound must never hide a mate. Random sparse positions
+    /// near the seventy-five-move rule (half of them a lone minor piece against a king and a
+    /// pawn); every "no mate" of the clocked search is checked against the independent
+    /// breadth-first helpmate search (every move of both sides, the rule kept, any length).
+    #[test]
+    fn the_clock_bound_never_hides_a_mate() {
+        attacks::init();
+        let mut rng = crate::rng::Rng::new(0x9E37_79B9_7F4A_7C15);
+        let mut below = |n: usize| rng.below(n as u64) as usize;
+        let mut visited = Visited::default();
+        let (mut positions, mut proofs, mut wrong) = (0, 0, Vec::new());
+        while positions < 400 {
+            let Some(fen) = super::independent::sparse_position_near_the_clock_limit(&mut below) else { continue };
+            positions += 1;
+            let pos = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            for winner in Color::ALL {
+                if !matches!(search(&pos, winner, Clock::Ends, &mut visited, 20_000).found, Found::NoMate) {
+                    continue;
+                }
+                proofs += 1;
+                let white = winner == Color::White;
+                if let super::independent::Found::Mate(line) =
+                    super::independent::shortest_at_any_length(&fen, white, 100_000)
+                {
+                    wrong.push(format!("{fen} for {winner:?}: {}", line.join(" ")));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{} mates hidden:\n{}", wrong.len(), wrong.join("\n"));
+        assert!(proofs > 100, "{proofs} proofs");
+    }
 
     #[test]
     fn breadth_first_visits_a_stalemate_wall() {
@@ -344,5 +395,16 @@ mod tests {
         // More material: no claim.
         let rook = Position::from_fen("4k3/8/3n4/8/1B6/8/8/R3K3 b - - 148 100").expect("test FEN");
         assert!(!too_late_to_mate(&rook, Color::White));
+        // A pawn of the loser's resets the clock when it moves: no claim (issue #37's cases,
+        // all winnable by a helpmate past a pawn move).
+        for (fen, winner) in [
+            ("8/8/8/p3N3/4k3/8/3K4/8 b - - 149 100", Color::White),
+            ("4k3/4p3/8/8/8/8/8/4KN2 w - - 146 100", Color::White),
+            ("8/8/1n6/2K5/8/3P4/8/5k2 w - - 146 100", Color::Black),
+            ("5K2/6B1/8/6p1/8/8/8/2k5 b - - 149 100", Color::White),
+        ] {
+            let pos = Position::from_fen(fen).expect("test FEN");
+            assert!(!too_late_to_mate(&pos, winner), "{fen}");
+        }
     }
 }

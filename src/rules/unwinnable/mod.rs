@@ -30,7 +30,7 @@ mod table;
 
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Color, Move, PieceType, Position};
-pub use shorten::{shorten, SHORTEN_NODES};
+pub use shorten::{shorten, EXAMPLE_NODES, SHORTEN_NODES};
 use std::cell::RefCell;
 use table::Table;
 
@@ -149,12 +149,18 @@ impl Budget {
     pub const DEFAULT_NODES: u64 = 2_000_000;
 }
 
+/// Half-moves left before the seventy-five-move rule at which the clocked exhaustive search
+/// goes first, with the whole budget.
+const SHORT_HORIZON: u64 = 10;
+
 /// Nodes the first, short helpmate search may use.
 const QUICK_NODES: u64 = 2_000;
 
 /// The search tables, kept per thread so a decision allocates nothing after the first.
 struct Tables {
     helpmate: Table,
+    /// The search for a short example ([`with_example`]).
+    short: Table,
     visited: exhaustive::Visited,
     tree: exhaustive::Tree,
 }
@@ -173,7 +179,7 @@ impl Tables {
 }
 
 thread_local! {
-    static TABLES: RefCell<Tables> = RefCell::new(Tables { helpmate: Table::new(16), visited: exhaustive::Visited::default(), tree: exhaustive::Tree::default() });
+    static TABLES: RefCell<Tables> = RefCell::new(Tables { helpmate: Table::new(16), short: Table::new(16), visited: exhaustive::Visited::default(), tree: exhaustive::Tree::default() });
 }
 
 /// Recent decisions (the referee asks about the same position for its report, its outcome
@@ -240,6 +246,25 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
 /// The searches of [`decide`] past the cheap proofs, on this thread's tables.
 fn decide_with(pos: &Position, side: Color, budget: Budget, t: &mut Tables) -> Decision {
     let mut nodes = 0;
+    // A few quiet half-moves before the seventy-five-move rule and no pawn to reset the clock:
+    // the clocked exhaustive search sees every position that can still arise (a capture leaves
+    // less material, soon none that mates), and decides most such positions, with up to half
+    // the budget (K+N v K+N eight half-moves before the rule: some 100,000 to 1,100,000
+    // positions; the rounds below, which share their budget among four searches, ran out).
+    if 150 - u64::from(pos.halfmove_clock()) <= SHORT_HORIZON && pos.pieces(PieceType::Pawn).is_empty() {
+        let share = budget.0 / 2;
+        let found = exhaustive::search(pos, side, exhaustive::Clock::Ends, &mut t.visited, share);
+        nodes += found.nodes.min(share);
+        match found.found {
+            exhaustive::Found::Mate(line) if is_helpmate(pos, side, &line) => {
+                return Decision { verdict: Verdict::Winnable { helpmate: line }, nodes };
+            }
+            exhaustive::Found::NoMate => {
+                return Decision { verdict: Verdict::Unwinnable { reason: Reason::Exhaustive75 }, nodes };
+            }
+            _ => {}
+        }
+    }
     let quick = helpmate::search(
         pos,
         side,
@@ -349,7 +374,8 @@ fn decide_with(pos: &Position, side: Color, budget: Budget, t: &mut Tables) -> D
         }
         step = step.saturating_mul(4);
     }
-    Decision { verdict: Verdict::Undetermined, nodes }
+    // (A search stops on the node past its limit: the budget is what was spent.)
+    Decision { verdict: Verdict::Undetermined, nodes: nodes.min(budget.0) }
 }
 
 /// The winner has no rook or queen, the loser has one. Such heavy pieces roam the board, so
@@ -384,17 +410,30 @@ impl Stage {
     }
 }
 
-/// The decision as shown to a reader: a helpmate shortened by [`shorten`] within
+/// The decision with its helpmate made an example a person can follow ([`shorten::example`]):
+/// the search's own line follows plans (take everything, promote, walk the king to a corner)
+/// and runs to dozens of moves where a mate in three exists. A shortest helpmate where the
+/// iterative deepening over the number of half-moves gets to its length within `nodes` (the
+/// search's nodes are added to the decision's), else the shortest found, else the line with
+/// its cycles cut out. `arbiter unwinnable` gives these with [`EXAMPLE_NODES`]; the referee
+/// and self-play, which need only the verdict, do not ask.
+pub fn with_example(pos: &Position, side: Color, d: &Decision, nodes: u64) -> Decision {
+    let Verdict::Winnable { helpmate } = &d.verdict else { return d.clone() };
+    if helpmate.len() <= 2 {
+        return d.clone(); // the winner moves last: nothing shorter has the right parity
+    }
+    let (helpmate, spent) = TABLES.with(|t| shorten::example(pos, side, helpmate, nodes, &mut t.borrow_mut().short));
+    Decision { verdict: Verdict::Winnable { helpmate }, nodes: d.nodes + spent }
+}
+
+/// The decision as shown in a position report or a ruling: [`with_example`] within
 /// [`SHORTEN_NODES`] (cached: a report is often rendered twice, as text and as a diagram).
 pub fn for_reader(pos: &Position, side: Color, d: &Decision) -> Decision {
     let Verdict::Winnable { helpmate } = &d.verdict else { return d.clone() };
-    if helpmate.len() <= 1 {
+    if helpmate.len() <= 2 {
         return d.clone();
     }
-    cached((pos.key(), pos.halfmove_clock(), side, None), || Decision {
-        verdict: Verdict::Winnable { helpmate: shorten(pos, side, helpmate, SHORTEN_NODES) },
-        nodes: d.nodes,
-    })
+    cached((pos.key(), pos.halfmove_clock(), side, None), || with_example(pos, side, d, SHORTEN_NODES))
 }
 
 /// Both sides' decisions, White first.

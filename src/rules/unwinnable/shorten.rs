@@ -12,11 +12,19 @@
 use super::is_helpmate;
 use super::table::Table;
 use crate::chess::movegen::{has_legal_move, legal_moves};
-use crate::chess::{Color, Move, Position};
+use crate::chess::{Color, Move, PieceType, Position, Square};
 
 /// The node budget of one shortening (per side): a mate in three moves from the opening takes
 /// some 60,000 nodes, one in five in K+Q v K some 80,000 (2026-12-01).
 pub const SHORTEN_NODES: u64 = 100_000;
+
+/// The node budget of the examples of `arbiter unwinnable` (per side): on the self-play
+/// finals, the median example is 12 half-moves at this budget (see docs/unwinnable.md).
+pub const EXAMPLE_NODES: u64 = 300;
+
+/// The most nodes one length of the iterative deepening leaves to the longer ones when it runs
+/// out ([`shortest_within`]).
+const LONGER_LINES_NODES: u64 = EXAMPLE_NODES / 2;
 
 /// The longest line (in half-moves) the exact search tries.
 const MAX_PLIES: usize = 15;
@@ -24,23 +32,22 @@ const MAX_PLIES: usize = 15;
 /// A helpmate for `winner` from `pos` no longer than `line` (itself a helpmate), as short as
 /// the budget allows.
 pub fn shorten(pos: &Position, winner: Color, line: &[Move], budget: u64) -> Vec<Move> {
+    example(pos, winner, line, budget, &mut Table::new(16)).0
+}
+
+/// [`shorten`] on the caller's table, with the nodes it took: the line with its cycles cut
+/// out, then the exact search ([`shortest_within`]) up to two half-moves less than that (or
+/// [`MAX_PLIES`]), its first find a shortest helpmate.
+pub fn example(pos: &Position, winner: Color, line: &[Move], budget: u64, table: &mut Table) -> (Vec<Move>, u64) {
     let mut best = without_cycles(pos, line);
     if !is_helpmate(pos, winner, &best) {
         best = line.to_vec();
     }
-    // The winner moves last, so the length's parity is fixed by who is to move.
-    let first = if pos.side_to_move() == winner { 1 } else { 2 };
-    let mut s = Exact { winner, table: Table::new(16), nodes: 0, budget, line: Vec::new() };
-    for plies in (first..best.len().min(MAX_PLIES + 1)).step_by(2) {
-        s.table.clear();
-        s.line.clear();
-        match s.dfs(pos, plies) {
-            Some(true) if is_helpmate(pos, winner, &s.line) => return s.line,
-            Some(_) => {}
-            None => break, // out of nodes
-        }
+    if best.len() <= 2 {
+        return (best, 0);
     }
-    best
+    let (short, nodes) = shortest_within(pos, winner, (best.len() - 2).min(MAX_PLIES), budget, table);
+    (short.unwrap_or(best), nodes)
 }
 
 /// The line with every stretch between two visits of the same position cut out (the clock
@@ -61,17 +68,51 @@ fn without_cycles(pos: &Position, line: &[Move]) -> Vec<Move> {
     out
 }
 
-/// The exact search: a mate by `winner` in exactly `plies` half-moves.
-struct Exact {
+/// A shortest helpmate by `winner` of at most `max_plies` half-moves, by iterative deepening
+/// over the number of half-moves (every move of both sides, only checks as the last move),
+/// within about `budget` nodes; with the nodes it took. A line found after all shorter lengths
+/// were searched to the end is a shortest one.
+pub fn shortest_within(
+    pos: &Position,
     winner: Color,
-    /// Positions already searched to at least this many half-moves without a mate.
-    table: Table,
-    nodes: u64,
+    max_plies: usize,
     budget: u64,
+    table: &mut Table,
+) -> (Option<Vec<Move>>, u64) {
+    // The winner moves last, so the length's parity is fixed by who is to move.
+    let first = if pos.side_to_move() == winner { 1 } else { 2 };
+    let mut s = Exact { winner, table, nodes: 0, limit: 0, line: Vec::new() };
+    for plies in (first..=max_plies).step_by(2) {
+        s.table.clear();
+        s.line.clear();
+        // Each length may use what is left but a reserve (half of it, at most
+        // `LONGER_LINES_NODES`): one that runs out of nodes leaves that to longer lines, which
+        // the search may still find (then not proved shortest). A large budget stays exact.
+        let left = budget - s.nodes.min(budget);
+        s.limit = s.nodes + left - (left / 2).min(LONGER_LINES_NODES);
+        match s.dfs(pos, plies) {
+            Some(true) if is_helpmate(pos, winner, &s.line) => return (Some(s.line), s.nodes),
+            Some(_) => {}
+            None if s.nodes < budget => {}
+            None => break,
+        }
+    }
+    (None, s.nodes)
+}
+
+/// The exact search: a mate by `winner` in exactly `plies` half-moves.
+struct Exact<'t> {
+    winner: Color,
+    /// Positions already searched to at least this many half-moves without a mate (only
+    /// where the seventy-five-move rule cannot end the game within them: the key has no clock).
+    table: &'t mut Table,
+    nodes: u64,
+    /// The node count at which this length's search stops.
+    limit: u64,
     line: Vec<Move>,
 }
 
-impl Exact {
+impl Exact<'_> {
     /// Some(true): found (the line is in `self.line`); Some(false): none here; None: out of
     /// nodes.
     fn dfs(&mut self, pos: &Position, plies: usize) -> Option<bool> {
@@ -81,11 +122,12 @@ impl Exact {
         if pos.halfmove_clock() >= 150 {
             return Some(false); // 9.6.2: the game is over
         }
-        if self.table.get(pos.key()).is_some_and(|p| p >= plies as i32) {
+        let clock_free = usize::from(pos.halfmove_clock()) + plies <= 150;
+        if clock_free && self.table.get(pos.key()).is_some_and(|p| p >= plies as i32) {
             return Some(false);
         }
         self.nodes += 1;
-        if self.nodes > self.budget {
+        if self.nodes > self.limit {
             return None;
         }
         let moves = legal_moves(pos);
@@ -99,7 +141,29 @@ impl Exact {
                 }
             }
         } else {
-            for &m in moves.iter() {
+            // Checks first for the winner (the mate is one, and a check leaves the loser few
+            // moves); the king's moves first for the loser (into the net).
+            let mut ordered = moves;
+            let loser_king = pos.king_square(self.winner.flip());
+            if pos.side_to_move() == self.winner {
+                // The winner's pieces closing in on the loser's king first.
+                ordered
+                    .as_mut_slice()
+                    .sort_unstable_by_key(|&m| m.to().distance(loser_king) - m.from().distance(loser_king));
+            } else {
+                // The loser's king walking into the net (towards the winner's pieces), then
+                // pieces blocking its own king's flight squares.
+                let net = pos.color(self.winner) & !pos.pieces(PieceType::King);
+                let pull = |sq: Square| net.into_iter().map(|n| sq.distance(n)).sum::<i32>();
+                ordered.as_mut_slice().sort_unstable_by_key(|&m| {
+                    if m.from() == loser_king {
+                        (0, pull(m.to()))
+                    } else {
+                        (1 + i32::from(m.to().distance(loser_king) > 1), 0)
+                    }
+                });
+            }
+            for &m in ordered.iter() {
                 self.line.push(m);
                 if self.dfs(&pos.make_move(m), plies - 1)? {
                     return Some(true);
@@ -107,7 +171,9 @@ impl Exact {
                 self.line.pop();
             }
         }
-        self.table.put(pos.key(), plies as i32);
+        if clock_free {
+            self.table.put(pos.key(), plies as i32);
+        }
         Some(false)
     }
 }

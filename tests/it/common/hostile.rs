@@ -1,6 +1,6 @@
 //! Generators of hostile input shared by the fuzz tests (`fuzz_parsers`, `uci_hostile`):
 //! random bytes, soups of real tokens, mutated valid samples, boundary numbers in valid
-//! samples, very long lines. Deterministic (xorshift), so a failure names its seed.
+//! samples, very long lines. Deterministic (seeded), so a failure names its seed.
 #![allow(dead_code)]
 
 pub use super::rng::Rng;

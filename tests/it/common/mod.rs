@@ -1,6 +1,7 @@
 //! A small driver for the built binary: send lines, wait for output lines.
 #![allow(dead_code)]
 
+pub mod helpmate;
 pub mod hostile;
 pub mod oracle;
 pub mod rng;
