@@ -2,9 +2,9 @@
 """Everything `arbiter explain` says over many inputs, as one text file, so that two builds
 can be compared byte for byte (a refactoring must not change a word):
 
-  scripts/explain_snapshot.py OLD_BINARY > /tmp/old.txt
-  scripts/explain_snapshot.py NEW_BINARY > /tmp/new.txt
-  cmp /tmp/old.txt /tmp/new.txt
+  scripts/explain_snapshot.py OLD_BINARY > old.txt
+  scripts/explain_snapshot.py NEW_BINARY > new.txt
+  cmp old.txt new.txt
 
 Inputs: every position of tests/data/perft.epd (plus a few games with a history), each
 with all its legal moves (SAN and UCI), square pairs that are illegal for many reasons,

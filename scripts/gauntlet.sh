@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # A gauntlet of one Arbiter build against the Debian engines of the strength ladder (docs/strength.md),
-# played by cutechess-cli: every opening of ../shared/data/openings.epd in order, each with both colours,
-# one thread and 64 MB per engine, no pondering.
+# played by cutechess-cli: every opening of tests/data/openings.epd (or of the file OPENINGS names) in order,
+# each with both colours, one thread and 64 MB per engine, no pondering.
 #
 #   scripts/gauntlet.sh BINARY LABEL GAMES TC [OPPONENT...]
-#   scripts/gauntlet.sh /tmp/arbiter-new new 200 10+0.1 sf2850 ethereal
+#   scripts/gauntlet.sh ./arbiter-new new 200 10+0.1 sf2850 ethereal
 #
 # OPPONENT: sf2850 (Stockfish 15.1, UCI_LimitStrength UCI_Elo 2850), ethereal (Ethereal 12), glaurung
 # (Glaurung 2.2), toga (Toga II 3.0), gnuchess (GNU Chess 6.2.7), sf (Stockfish 15.1 full strength).
-# Default: sf2850 ethereal. Needs cutechess-cli on PATH (../shared/tools/build-match-tools.sh) and
-# `apt-get install stockfish ethereal-chess glaurung toga2 gnuchess`.
+# Default: sf2850 ethereal. Needs cutechess-cli on PATH (build it from https://github.com/cutechess/cutechess)
+# and `apt-get install stockfish ethereal-chess glaurung toga2 gnuchess`.
 #
 # Output in gauntlet-LABEL/: one PGN and one cutechess-cli log per opponent; the last lines of each log are
 # the score and Elo with its interval. CONCURRENCY (default 2) games at once: each engine thinks only on its
@@ -21,8 +21,8 @@ shift 4
 opponents=("$@")
 [ ${#opponents[@]} -eq 0 ] && opponents=(sf2850 ethereal)
 here=$(cd "$(dirname "$0")/.." && pwd)
-openings=${OPENINGS:-$here/../shared/data/openings.epd}
-[ -f "$openings" ] || openings=$here/tests/data/openings.epd
+openings=${OPENINGS:-$here/tests/data/openings.epd}
+[ -f "$openings" ] || { echo "no openings file: $openings" >&2; exit 2; }
 concurrency=${CONCURRENCY:-2}
 out=gauntlet-$label
 mkdir -p "$out"

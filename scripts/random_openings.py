@@ -10,7 +10,7 @@ the openings alone; a few random plies give millions of distinct games.
 A book for node-limited SPRTs (such games repeat once the openings are used up): two random plies
 from each of a book's positions, picked at random:
 
-  scripts/random_openings.py --from ../shared/data/openings.epd --plies 2 --count 20000 --seed 24 > book.epd
+  scripts/random_openings.py --from tests/data/openings.epd --plies 2 --count 20000 --seed 24 > book.epd
 """
 import argparse
 import random

@@ -3,7 +3,7 @@
 
     make tune EXE=arbiter-tune
     nice -n 10 scripts/spsa.py --engine ./arbiter-tune --params rfp_margin,fp_base \\
-        --iterations 2000 --nodes 5000 --openings ../shared/data/openings.epd --out spsa.json
+        --iterations 2000 --nodes 5000 --openings tests/data/openings.epd --out spsa.json
     scripts/spsa.py --out spsa.json --resume          # continue a stopped run
 
 The parameters are read from the tune build itself (`uci`: every spin option with a lower

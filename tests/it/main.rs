@@ -21,6 +21,7 @@ mod pgn;
 mod python_client;
 mod referee;
 mod referee_cli;
+mod repo_hygiene;
 mod resource_limits;
 mod search_api;
 mod selfplay;

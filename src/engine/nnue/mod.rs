@@ -11,7 +11,7 @@
 //!   ([`output_bucket`]); `i16` weights scaled by [`QB`], `i32` bias scaled by `QA * QB`; the
 //!   result times [`SCALE`] / (`QA * QB`) is centipawns for the side to move.
 //!
-//! One source of truth: the trainer (`arbiter nnue train`) writes what [`Network::read`] reads,
+//! One source of truth: the trainer (`arbiter train`) writes what [`Network::read`] reads,
 //! through [`Network::write`], and indexes features with the same [`feature`].
 //!
 //! File layout (little-endian), [`MAGIC`] then six `u32` (version, inputs, hidden, buckets, QA,

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Measures `stop` -> `bestmove` latency over many searches (raw pipes, no client library).
 
-  scripts/stop_latency.py [ENGINE] [SEARCHES] [THREADS ...]
-  scripts/stop_latency.py target/release/arbiter 300 1 2 3
+  scripts/lab/stop_latency.py [ENGINE] [SEARCHES] [THREADS ...]
+  scripts/lab/stop_latency.py target/release/arbiter 300 1 2 3
 
 For each thread count: `setoption name Threads`, then SEARCHES times `position` /
 `go infinite` / a random pause of 0-80 ms / `stop`, timing `stop` -> `bestmove`.

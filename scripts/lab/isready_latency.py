@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """How long each UCI command keeps the engine from answering `isready`.
 
-    python3 scripts/isready_latency.py ENGINE "CMD" ["CMD" ...]
+    python3 scripts/lab/isready_latency.py ENGINE "CMD" ["CMD" ...]
 
 Sends `uci`, then for each CMD: CMD, `isready`, and waits for `readyok`; prints the
 wall time and the engine process's CPU time (user + system, from /proc) per command.
 Example (issue 12's bar: Hash 4096 + isready under 2 s):
 
-    python3 scripts/isready_latency.py target/release/arbiter "setoption name Hash value 4096" \\
+    python3 scripts/lab/isready_latency.py target/release/arbiter "setoption name Hash value 4096" \\
         "ucinewgame" "position startpos" "go depth 12" "stop" "ucinewgame"
 """
 import os

@@ -5,8 +5,10 @@ A position counts as solved when the engine's move is one of the EPD `bm` moves.
 STS files the STS points (opcodes c8/c9: 10 for the best move, less for others) are
 summed as well.
 
-  scripts/tactics.py ../shared/data/bratko-kopec.epd --time 1
-  scripts/tactics.py ../shared/data/sts.epd --time 1 --limit 300
+  scripts/lab/tactics.py tests/data/bratko-kopec.epd --time 1
+  scripts/lab/tactics.py sts.epd --time 1 --limit 300
+
+sts.epd is not in the repository: docs/performance.md says where to get it.
 """
 import argparse
 
