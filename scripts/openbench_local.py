@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Arbiter on OpenBench, the whole chain on one machine and offline (docs/openbench.md).
 
-    scripts/openbench_local.py --openbench OB --fastchess FC sprt --dev main --base a0accca --tc 4+0.04
-    scripts/openbench_local.py --openbench OB --fastchess FC spsa --ref tune --params rfp_margin,fp_base
+    scripts/openbench_local.py --openbench OB --fastchess FC sprt --dev a90456c --base 1d8e8e6
+    scripts/openbench_local.py --openbench OB --fastchess FC spsa --ref TUNE_BRANCH --params rfp_margin,fp_base
 
 OB and FC are git directories (or clones) of OpenBench and of fastchess, wherever the user keeps
 them: nothing of either goes into this repository. Each run, in --state (default target/openbench):
@@ -63,11 +63,11 @@ def log(message):
     print(f"[openbench_local] {message}", flush=True)
 
 
-def git(repo, *args, binary=False):
+def git(repo, *args):
     out = subprocess.run(["git", "-C", str(repo), *args], capture_output=True)
     if out.returncode != 0:
         raise Failure(f"git {' '.join(args)}: {out.stderr.decode(errors='replace').strip()}")
-    return out.stdout if binary else out.stdout.decode().strip()
+    return out.stdout.decode().strip()
 
 
 def git_dir(path):
@@ -116,8 +116,14 @@ class Processes:
         log(f"started {name} (pid {proc.pid}), log {logfile}")
         return proc
 
-    def stop(self, proc, grace=15):
+    def stop(self, proc, grace=15, exit_first=0):
+        """Waits up to exit_first seconds for the process to end by itself, then sends its group
+        SIGTERM, and SIGKILL after grace seconds."""
         name = next((n for n, p in self.running if p is proc), "?")
+        try:
+            proc.wait(exit_first)
+        except subprocess.TimeoutExpired:
+            pass
         if proc.poll() is None:
             for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5)):
                 try:
@@ -290,7 +296,7 @@ def spsa_inputs(repo, ref, names, r_end):
 
     declared = {m[0]: tuple(map(int, m[1:])) for m in PARAM.findall(git(repo, "show", f"{ref}:src/engine/params.rs"))}
     lines = []
-    for name in names:
+    for name in names or declared:
         if name not in declared:
             raise Failure(f"{name} is not a parameter in src/engine/params.rs at {ref}")
         value, lo, hi = declared[name]
@@ -356,7 +362,9 @@ def report_test(server, wid, info, client_log):
     print(f"  pentanomial (LL LD DD DW WW): {' '.join(map(str, info['penta']))}")
     print(f"  Elo {elo} (OpenBench's figure)")
     print(f"  LLR {info['currentllr']:.3f} [{info['lowerllr']:.3f}, {info['upperllr']:.3f}]: {verdict}")
-    print(f"  errors reported: {'yes' if info['error'] else 'none'}")
+    results = server.api(f"/api/workload/{wid}/results/")["results"]
+    print(f"  time losses {sum(r['timeloss'] for r in results)}, crashes or stalls "
+          f"{sum(r['crashes'] for r in results)}, illegal moves or crashes flagged: {'yes' if info['error'] else 'no'}")
     for line in client_log_lines(client_log, r"^Bench for |^Speed for |Scale Factor \(Using Base\)"):
         print(f"  client: {line}")
 
@@ -382,7 +390,7 @@ def selfplay_pair(args, info, client_dir, client_log):
     factors = client_log_lines(client_log, r"Scale Factor \(Using Base\): ")
     factor = float(factors[-1].split(":")[-1]) if factors else 1.0
     base, _, inc = info["dev_time_control"].partition("+")
-    tc = f"{float(base) * factor:.2f}+{float(inc or 0) * factor:.3f}"
+    tc = f"{float(base) * factor:.2f}+{float(inc or 0) * factor:.2f}"  # as the client writes it
     dev, base_bin = (client_dir / "Engines" / f"{ENGINE}-{info[s]['sha'].upper()[:8]}" for s in ("dev", "base"))
     lo, hi = info["elolower"], info["eloupper"]
     cmd = ["nice", "-n", str(args.nice), str(args.selfplay), "selfplay", "--a-cmd", str(dev), "--b-cmd",
@@ -469,13 +477,13 @@ def run(args):
              str(args.threads), "-N", "1", "--no-client-downloads"],
             client_log, cwd=paths["client"], nice=args.nice)
         info = watch(server, wid, client, client_log, args.command == "spsa")
-        # The client leaves at its next look for work (or is stopped below).
+        # The client leaves when it next looks for work (or is stopped below).
         (paths["client"] / "openbench.exit").touch()
         if args.command == "sprt":
             report_test(server, wid, info, client_log)
         else:
             report_tune(server, wid, info)
-        procs.stop(client, grace=90)
+        procs.stop(client, exit_first=90)
         if args.command == "sprt" and args.selfplay:
             selfplay_pair(args, info, paths["client"], client_log)
         return 0
@@ -607,6 +615,11 @@ def main():
     s.add_argument("--iterations", type=int, default=8)
     s.add_argument("--pairs-per", type=int, default=1, help="game pairs per SPSA iteration")
     s.add_argument("--r-end", type=float, help="R_end of every parameter (default OpenBench's 0.002)")
+    i = sub.add_parser("spsa-input", help="print OpenBench's SPSA input block for a commit's parameters "
+                                          "(for any instance; needs neither OpenBench nor fastchess)")
+    i.add_argument("--ref", default="HEAD", help="the commit whose src/engine/params.rs is read")
+    i.add_argument("--params", help="comma-separated names (default: every parameter)")
+    i.add_argument("--r-end", type=float, help="R_end of every parameter (default OpenBench's 0.002)")
     w = sub.add_parser("_serve")  # internal: the server process, run by the venv's python
     for name in ("instance", "repo", "www", "static-url", "port", "book", "user"):
         w.add_argument(f"--{name}", required=True)
@@ -618,14 +631,17 @@ def main():
         return serve(args)
     if args.command == "_static":
         return serve_static(args)
-    if not (args.openbench and args.fastchess):
+    if args.command != "spsa-input" and not (args.openbench and args.fastchess):
         ap.error("--openbench and --fastchess are required")
-    args.repo = pathlib.Path(git(args.repo, "rev-parse", "--show-toplevel"))
-    args.book = (args.book or args.repo / "tests" / "data" / "openings.epd").resolve()
-    args.scale_nps = args.scale_nps or json.loads(ENGINE_JSON.read_text())["nps"]
-    if getattr(args, "selfplay", None):
-        args.selfplay = args.selfplay.resolve()
     try:
+        args.repo = pathlib.Path(git(args.repo, "rev-parse", "--show-toplevel"))
+        if args.command == "spsa-input":
+            print(spsa_inputs(args.repo, args.ref, args.params and args.params.split(","), args.r_end)[0])
+            return 0
+        args.book = (args.book or args.repo / "tests" / "data" / "openings.epd").resolve()
+        args.scale_nps = args.scale_nps or json.loads(ENGINE_JSON.read_text())["nps"]
+        if getattr(args, "selfplay", None):
+            args.selfplay = args.selfplay.resolve()
         return run(args)
     except (Failure, subprocess.CalledProcessError) as e:
         print(f"openbench_local: {e}", file=sys.stderr)

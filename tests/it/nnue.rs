@@ -153,7 +153,7 @@ fn make_builds_the_network_evalfile_names_and_otherwise_the_committed_one() {
 }
 
 /// Builds the engine with `make EVALFILE=` (a full release build in its own target directory:
-/// minutes, so run by hand: `cargo test --release --test nnue -- --ignored evalfile`).
+/// minutes, so run by hand: `cargo test --release --test it nnue:: -- --ignored evalfile`).
 #[test]
 #[ignore]
 fn a_build_with_evalfile_benches_as_evalfile_set_on_the_default_build() {
