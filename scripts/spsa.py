@@ -53,12 +53,6 @@ STATE_VERSION = 1
 # Move Overhead, ...) are not lower snake_case (a test in params.rs keeps it so).
 PARAM_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 SPIN = re.compile(r"option name (.+?) type spin default (-?\d+) min (-?\d+) max (-?\d+)\s*\Z")
-# The lines of `arbiter selfplay`'s summary this script reads (src/tools/selfplay/mod.rs).
-SUMMARY_WDL = re.compile(r"^A: W (\d+) D (\d+) L (\d+) ", re.M)
-SUMMARY_PAIRS = re.compile(r"^Pairs \(0, 0\.5, 1, 1\.5, 2 points for A\): (\d+) (\d+) (\d+) (\d+) (\d+)$", re.M)
-SUMMARY_INCIDENTS = re.compile(
-    r"^Incidents \(A/B\): illegal moves (\d+)/(\d+), time losses (\d+)/(\d+), crashes or stalls (\d+)/(\d+)$", re.M
-)
 # Settings of a run: fixed when it starts, taken from the state file by --resume.
 RUN_SETTINGS = (
     "params", "iterations", "pairs_per_iteration", "nodes", "tc", "openings", "seed", "c_end", "r_end",
@@ -163,7 +157,7 @@ def play(state, engine, runner, concurrency, plus, minus, opening_seed):
     cmd = [runner, "selfplay", "--a-cmd", engine, "--b-cmd", engine,
            "--a", option_text(s["options"], plus), "--b", option_text(s["options"], minus),
            "--openings", s["openings"], "--seed", str(opening_seed), "--repeat", "--games", str(games),
-           "--concurrency", str(concurrency), "--quiet"]
+           "--concurrency", str(concurrency), "--quiet", "--json"]
     cmd += ["--nodes", str(s["nodes"])] if s["nodes"] is not None else ["--tc", s["tc"]]
     cmd += s["selfplay_args"]
     out = run_process(cmd)
@@ -175,22 +169,23 @@ def play(state, engine, runner, concurrency, plus, minus, opening_seed):
 
 
 def parse_summary(text, games):
-    """W, D, L, the pentanomial counts and the incidents of one `arbiter selfplay` run, checked
-    against each other so that a change of the summary's format stops the tuning, not skews it."""
-    if text.startswith("Interrupted"):
-        raise KeyboardInterrupt
-    wdl, pairs, incidents = SUMMARY_WDL.search(text), SUMMARY_PAIRS.search(text), SUMMARY_INCIDENTS.search(text)
-    if not (wdl and pairs and incidents):
-        raise EngineError(f"cannot read the selfplay summary (no `A: W .. D .. L ..`, `Pairs` or `Incidents` "
-                          f"line):\n{text}")
-    w, d, l = map(int, wdl.groups())
-    penta = list(map(int, pairs.groups()))
-    illegal_a, illegal_b, time_a, time_b, crash_a, crash_b = map(int, incidents.groups())
+    """W, D, L, the pentanomial counts and the time losses of one `arbiter selfplay --json` run
+    (its summary object, docs/selfplay.md), checked against each other so that a summary that is
+    not what was asked for stops the tuning, not skews it."""
+    try:
+        summary = json.loads(text)
+        if summary["interrupted"]:
+            raise KeyboardInterrupt
+        w, d, l = (int(summary[k]) for k in ("wins", "draws", "losses"))
+        penta = [int(x) for x in summary["pentanomial"] or [0] * 5]
+        illegal, time_losses, crashes = (summary[k] for k in ("illegal_moves", "time_losses", "disconnects"))
+    except (ValueError, KeyError, TypeError) as e:
+        raise EngineError(f"cannot read the selfplay summary ({e!r}; a build without `selfplay --json`?):\n{text}")
     if w + d + l != games or 2 * sum(penta) != games or w - l != 2 * (penta[4] - penta[0]) + penta[3] - penta[1]:
         raise EngineError(f"the selfplay summary does not add up to {games} games:\n{text}")
-    if illegal_a + illegal_b + crash_a + crash_b:
+    if sum(illegal) + sum(crashes):
         raise EngineError(f"an engine played an illegal move, crashed or stalled:\n{text}")
-    return {"w": w, "d": d, "l": l, "penta": penta, "time_losses": time_a + time_b}
+    return {"w": w, "d": d, "l": l, "penta": penta, "time_losses": sum(time_losses)}
 
 
 # --- the state file ---------------------------------------------------------------------------

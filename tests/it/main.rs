@@ -14,6 +14,7 @@ mod gauntlet_diff;
 mod levels;
 mod nnue;
 mod notation;
+mod openbench;
 mod oracle;
 mod oracle960;
 mod perft;

@@ -1,6 +1,7 @@
 //! The neural evaluation through the binary: a network file set with `EvalFile` is what the
 //! search and `eval` use (one thread or two), `bench --evalfile` is deterministic, and a bad
-//! file is refused (scripted: uci-scripts/16_evalfile.txt).
+//! file is refused (scripted: uci-scripts/16_evalfile.txt). `make EVALFILE=` builds a network in
+//! (the Makefile's command here; the build itself in an ignored test).
 
 use crate::common::rng::Rng;
 use crate::common::{arbiter_cli, Engine};
@@ -120,4 +121,73 @@ fn a_bad_file_keeps_the_previous_network() {
     assert!(engine.network().is_none());
     let _ = std::fs::remove_file(&path);
     let _ = std::fs::remove_file(&bad);
+}
+
+/// The commands `make ARGS` would run in the package root (`make -n`).
+fn make_dry_run(args: &[&str]) -> String {
+    let out = std::process::Command::new("make")
+        .arg("-n")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run make (.ci/setup installs it)");
+    assert!(out.status.success(), "make -n {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn make_builds_the_network_evalfile_names_and_otherwise_the_committed_one() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    // OpenBench's command for a test with a network: `make -j EXE=NAME EVALFILE=/abs/path`.
+    let with = make_dry_run(&["EXE=arbiter-x", "EVALFILE=/nets/x.nnue"]);
+    assert!(with.contains("ARBITER_EVALFILE=\"/nets/x.nnue\" cargo rustc --release"), "{with}");
+    assert!(with.contains("--emit link=arbiter-x"), "{with}");
+    // A relative path is made absolute: cargo runs the build script in the package root.
+    let relative = make_dry_run(&["EXE=y", "EVALFILE=nets/x.nnue"]);
+    assert!(relative.contains(&format!("ARBITER_EVALFILE=\"{root}/nets/x.nnue\"")), "{relative}");
+    // Without EVALFILE the variable is set empty, so the environment cannot slip another one in.
+    let without = make_dry_run(&["EXE=y"]);
+    assert!(without.contains("ARBITER_EVALFILE=\"\" cargo rustc --release --bin arbiter --"), "{without}");
+    let tune = make_dry_run(&["tune", "EXE=t", "EVALFILE=/n.nnue"]);
+    assert!(tune.contains("ARBITER_EVALFILE=\"/n.nnue\" cargo rustc --release --bin arbiter --features tune"));
+}
+
+/// Builds the engine with `make EVALFILE=` (a full release build in its own target directory:
+/// minutes, so run by hand: `cargo test --release --test it nnue:: -- --ignored evalfile`).
+#[test]
+#[ignore]
+fn a_build_with_evalfile_benches_as_evalfile_set_on_the_default_build() {
+    let (path, _) = random_network_file("evalfile", 0x5eed_0004);
+    let file = path.to_string_lossy().to_string();
+    let exe = std::env::temp_dir().join(format!("arbiter-evalfile-{}", std::process::id()));
+    let target = std::env::temp_dir().join(format!("arbiter-evalfile-target-{}", std::process::id()));
+    let status = std::process::Command::new("make")
+        .arg(format!("EXE={}", exe.display()))
+        .arg(format!("EVALFILE={file}"))
+        .env("CARGO_TARGET_DIR", &target)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("run make");
+    assert!(status.success(), "make EVALFILE={file} failed");
+    let run = |bin: &std::path::Path, args: &[&str]| {
+        let out = std::process::Command::new(bin).args(args).output().expect("run bench");
+        assert!(out.status.success(), "{} {args:?}", bin.display());
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines()
+            .find_map(|l| l.strip_prefix("Nodes searched: "))
+            .and_then(|n| n.trim().parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("no node count in {text}"))
+    };
+    let default_bin = std::path::Path::new(env!("CARGO_BIN_EXE_arbiter"));
+    let built_in = run(&exe, &["bench"]);
+    assert_eq!(built_in, run(default_bin, &["bench", "--evalfile", &file]), "bench of the EVALFILE build");
+    assert_ne!(built_in, run(default_bin, &["bench"]), "the EVALFILE build benches as the default one");
+    // Its `<embedded>` is that network, and `<none>` still the hand-crafted evaluation.
+    assert_eq!(
+        run(&exe, &["bench", "6", "--evalfile", "<none>"]),
+        run(default_bin, &["bench", "6", "--evalfile", "<none>"])
+    );
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(&exe);
+    let _ = std::fs::remove_dir_all(&target);
 }

@@ -928,3 +928,48 @@ fn progress_to_a_pipe_is_a_line_per_game() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains(&format!("A: W {wins} ")), "{} against the summary:\n{stdout}", progress[3]);
 }
+
+/// `--json`: the summary as one JSON object with the text summary's figures (the same
+/// node-limited match played twice; such a match is deterministic), read by Python's parser.
+#[test]
+fn the_json_summary_has_the_figures_of_the_text_one() {
+    let exe = env!("CARGO_BIN_EXE_arbiter");
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.epd");
+    let args = ["selfplay", "--nodes", "300", "--games", "6", "--repeat", "--openings", book, "--seed", "5", "--quiet"];
+    let sprt = ["--sprt", "elo0=0 elo1=10"];
+    let text = Command::new(exe).args(args).args(sprt).output().unwrap();
+    let json = Command::new(exe).args(args).args(sprt).arg("--json").output().unwrap();
+    assert!(text.status.success() && json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    let json = String::from_utf8_lossy(&json.stdout).into_owned();
+    assert_eq!(json.lines().count(), 1, "{json}");
+    let python = "import json, sys\n\
+        d = json.load(sys.stdin)\n\
+        s = d['sprt']\n\
+        print(f\"A: W {d['wins']} D {d['draws']} L {d['losses']}\")\n\
+        print('Pairs (0, 0.5, 1, 1.5, 2 points for A): ' + ' '.join(map(str, d['pentanomial'])))\n\
+        print(f\"Elo difference (A - B): {d['elo']:+.1f} [{d['elo_low']:+.1f}, {d['elo_high']:+.1f}]\")\n\
+        print(f\"LLR {s['llr']:.3f} [{s['lower']:.3f}, {s['upper']:.3f}] ({s['model']})\")\n\
+        print(f\"illegal moves {d['illegal_moves'][0]}/{d['illegal_moves'][1]}, time losses \
+{d['time_losses'][0]}/{d['time_losses'][1]}, crashes or stalls {d['disconnects'][0]}/{d['disconnects'][1]}\")\n\
+        assert d['games'] == 6 and d['interrupted'] is False and d['a'].startswith('Arbiter')\n\
+        assert s['elo0'] == 0 and s['elo1'] == 10 and s['decision'] in (None, 'H0', 'H1')\n";
+    let mut child = match Command::new("python3")
+        .args(["-c", python])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => return eprintln!("SKIPPED JSON check: cannot run python3 ({e})"),
+    };
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(json.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{json}\n{}", String::from_utf8_lossy(&out.stderr));
+    // Every line Python made from the JSON is in the text summary.
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        assert!(text.contains(line), "'{line}' not in:\n{text}\n(JSON: {json})");
+    }
+}

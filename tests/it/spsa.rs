@@ -1,8 +1,8 @@
 //! `scripts/spsa.py`, the SPSA tuner of the search parameters, as a user runs it.
 //!
 //! The fast tests give it a stand-in tune build (tests/fixtures/spsa_fake_engine.py) whose
-//! `selfplay` reports chosen results in the real summary's words (written here by
-//! `summary_text`), and check the state file against SPSA's definition
+//! `selfplay` reports chosen results as the real `selfplay --json` does (written here by
+//! `summary_json`), and check the state file against SPSA's definition
 //! (tests/fixtures/spsa_check.py). The test against a real tune build is ignored: it needs a
 //! second release build with `--features tune` (about as long as the first); run it with
 //! `cargo test --release --test it spsa:: -- --ignored` (ARBITER_TUNE=path skips that build).
@@ -10,7 +10,7 @@
 
 use arbiter::tools::selfplay::runner::{Incidents, MatchSummary};
 use arbiter::tools::selfplay::stats::Tally;
-use arbiter::tools::selfplay::summary_text;
+use arbiter::tools::selfplay::summary_json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -28,7 +28,7 @@ fn have_python() -> bool {
 }
 
 /// A fresh scratch directory holding the summaries the fake's `selfplay` prints: one per
-/// pentanomial count with every pair alike (1 to 3 pairs), in `arbiter selfplay`'s own words.
+/// pentanomial count with every pair alike (1 to 3 pairs), as `arbiter selfplay --json` prints it.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("arbiter-spsa-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -50,7 +50,7 @@ fn scratch(name: &str) -> PathBuf {
                 interrupted: false,
             };
             let key = penta.map(|x| x.to_string()).join("-");
-            std::fs::write(dir.join("summaries").join(format!("{key}.txt")), summary_text(&summary, None))
+            std::fs::write(dir.join("summaries").join(format!("{key}.json")), summary_json(&summary, None))
                 .expect("write summary");
         }
     }

@@ -114,6 +114,22 @@ impl fmt::Display for NetworkError {
     }
 }
 
+impl NetworkError {
+    /// What is wrong, without the figures: for the compile-time check of the built-in network.
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            NetworkError::Truncated { .. } => "the network file to embed is truncated",
+            NetworkError::TrailingBytes { .. } => "the network file to embed has trailing bytes",
+            NetworkError::BadMagic => "the file to embed is not an Arbiter network file (bad magic)",
+            NetworkError::UnsupportedVersion(_) => {
+                "the network file to embed has a format version this build does not read"
+            }
+            NetworkError::Shape { .. } => "the network file to embed has another shape or quantisation than this build",
+            NetworkError::Checksum { .. } => "the network file to embed fails its checksum",
+        }
+    }
+}
+
 impl std::error::Error for NetworkError {}
 
 /// FNV-1a, 64 bits: the file's checksum (guards against truncation and corruption, not attack).
@@ -151,6 +167,48 @@ const HEADER_BYTES: usize = MAGIC.len() + 4 * HEADER_U32S;
 /// The exact size of a file of this build's shape.
 pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + BUCKETS * 2 * HIDDEN) + 4 * BUCKETS + 8;
 
+/// The `i`-th `u32` of the header (0: the version), of a file at least [`HEADER_BYTES`] long.
+const fn header_u32(bytes: &[u8], i: usize) -> u32 {
+    let at = MAGIC.len() + 4 * i;
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+/// Checks everything of a network file but its checksum: the magic, the format version, the
+/// shape and quantisation (this build's) and the size. A `const fn`, so the network built into
+/// the binary is checked when it is compiled (`source::EMBEDDED`).
+pub const fn check_layout(bytes: &[u8]) -> Result<(), NetworkError> {
+    if bytes.len() < HEADER_BYTES {
+        return Err(NetworkError::Truncated { expected: HEADER_BYTES, found: bytes.len() });
+    }
+    let mut i = 0;
+    while i < MAGIC.len() {
+        if bytes[i] != MAGIC[i] {
+            return Err(NetworkError::BadMagic);
+        }
+        i += 1;
+    }
+    if header_u32(bytes, 0) != VERSION {
+        return Err(NetworkError::UnsupportedVersion(header_u32(bytes, 0)));
+    }
+    let expected = [INPUTS as u32, HIDDEN as u32, BUCKETS as u32, QA as u32, QB as u32, SCALE as u32];
+    let names = ["inputs", "hidden size", "output buckets", "QA", "QB", "scale"];
+    let mut field = 0;
+    while field < expected.len() {
+        let found = header_u32(bytes, field + 1);
+        if found != expected[field] {
+            return Err(NetworkError::Shape { field: names[field], expected: expected[field], found });
+        }
+        field += 1;
+    }
+    if bytes.len() < FILE_BYTES {
+        return Err(NetworkError::Truncated { expected: FILE_BYTES, found: bytes.len() });
+    }
+    if bytes.len() > FILE_BYTES {
+        return Err(NetworkError::TrailingBytes { expected: FILE_BYTES, found: bytes.len() });
+    }
+    Ok(())
+}
+
 impl Network {
     /// A network of all zeros (evaluates every position as 0).
     pub fn zeroed() -> Network {
@@ -187,32 +245,7 @@ impl Network {
 
     /// Reads a network file's bytes: its shape and quantisation must be this build's.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        if bytes.len() < HEADER_BYTES {
-            return Err(NetworkError::Truncated { expected: HEADER_BYTES, found: bytes.len() });
-        }
-        if bytes[..MAGIC.len()] != MAGIC {
-            return Err(NetworkError::BadMagic);
-        }
-        let mut header = [0u32; HEADER_U32S];
-        for (i, v) in header.iter_mut().enumerate() {
-            let at = MAGIC.len() + 4 * i;
-            *v = u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-        }
-        if header[0] != VERSION {
-            return Err(NetworkError::UnsupportedVersion(header[0]));
-        }
-        let expected = [INPUTS as u32, HIDDEN as u32, BUCKETS as u32, QA as u32, QB as u32, SCALE as u32];
-        let names = ["inputs", "hidden size", "output buckets", "QA", "QB", "scale"];
-        for ((&found, &want), field) in header[1..].iter().zip(expected.iter()).zip(names) {
-            if found != want {
-                return Err(NetworkError::Shape { field, expected: want, found });
-            }
-        }
-        match bytes.len() {
-            n if n < FILE_BYTES => return Err(NetworkError::Truncated { expected: FILE_BYTES, found: n }),
-            n if n > FILE_BYTES => return Err(NetworkError::TrailingBytes { expected: FILE_BYTES, found: n }),
-            _ => {}
-        }
+        check_layout(bytes)?;
         let body = &bytes[..FILE_BYTES - 8];
         let mut tail = [0u8; 8];
         tail.copy_from_slice(&bytes[FILE_BYTES - 8..]);

@@ -2,8 +2,8 @@
 //! engines), judged by the FIDE referee, with PGN, statistics, SPRT and training data.
 //!
 //! Output: the PGN goes to `--pgn FILE`, training data to `--datagen FILE`, game records to
-//! `--records FILE`, the final summary
-//! to stdout, and the live progress line and logs to stderr.
+//! `--records FILE`, the final summary to stdout (text, or one JSON object with `--json`), and
+//! the live progress line and logs to stderr.
 
 pub mod game;
 pub mod interrupt;
@@ -136,6 +136,10 @@ pub struct SelfplayArgs {
     /// No live progress line on stderr.
     #[arg(long)]
     pub quiet: bool,
+    /// Print the final summary as one JSON object on one line instead of text (for scripts;
+    /// the fields are in docs/selfplay.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The rules a match is played by.
@@ -396,6 +400,75 @@ pub fn summary_text(s: &MatchSummary, sprt: Option<&Sprt>) -> String {
     out
 }
 
+/// A JSON number, or `null` for an infinite Elo bound (a match won or lost in every game).
+fn json_number(x: f64) -> String {
+    if x.is_finite() {
+        format!("{}", x + 0.0)
+    } else {
+        "null".into()
+    }
+}
+
+/// The final summary as one JSON object (`--json`): the figures of [`summary_text`], counts as
+/// integers, every pair of per-player counts as `[A, B]`.
+pub fn summary_json(s: &MatchSummary, sprt: Option<&Sprt>) -> String {
+    use crate::explain::json::{array, Object};
+    let t = &s.tally;
+    let e = t.elo();
+    let pair = |v: [u64; 2]| array(v.iter().map(u64::to_string));
+    let sprt = match sprt {
+        None => "null".to_string(),
+        Some(sp) => {
+            let (llr, model) = sp.llr(t);
+            let (lower, upper) = sp.bounds();
+            let decision = match s.sprt {
+                Some(SprtDecision::AcceptH1) => Some("H1"),
+                Some(SprtDecision::AcceptH0) => Some("H0"),
+                _ => None,
+            };
+            Object::new()
+                .raw("elo0", json_number(sp.elo0))
+                .raw("elo1", json_number(sp.elo1))
+                .raw("alpha", json_number(sp.alpha))
+                .raw("beta", json_number(sp.beta))
+                .raw("llr", json_number(llr))
+                .raw("lower", json_number(lower))
+                .raw("upper", json_number(upper))
+                .str(
+                    "model",
+                    match model {
+                        SprtModel::Trinomial => "trinomial",
+                        SprtModel::Pentanomial => "pentanomial",
+                    },
+                )
+                .opt_str("decision", decision)
+                .finish()
+        }
+    };
+    let i = &s.incidents;
+    Object::new()
+        .str("a", &s.a_name)
+        .str("b", &s.b_name)
+        .raw("games", t.games())
+        .raw("wins", t.wins)
+        .raw("draws", t.draws)
+        .raw("losses", t.losses)
+        .raw("pentanomial", if t.pairs() > 0 { array(t.penta.iter().map(u64::to_string)) } else { "null".into() })
+        .raw("score", json_number(t.score()))
+        .raw("draw_ratio", json_number(t.draw_ratio()))
+        .raw("elo", json_number(e.elo))
+        .raw("elo_low", json_number(e.low))
+        .raw("elo_high", json_number(e.high))
+        .raw("los", json_number(t.los()))
+        .raw("sprt", sprt)
+        .raw("illegal_moves", pair(i.illegal_moves))
+        .raw("time_losses", pair(i.time_losses))
+        .raw("disconnects", pair(i.disconnects))
+        .raw("seconds", json_number(s.elapsed.as_secs_f64()))
+        .raw("interrupted", s.interrupted)
+        .finish()
+}
+
 /// Entry point of `arbiter selfplay`.
 pub fn run(args: SelfplayArgs) -> ExitCode {
     let cfg = match build_config(&args) {
@@ -406,12 +479,17 @@ pub fn run(args: SelfplayArgs) -> ExitCode {
         }
     };
     let sprt = cfg.sprt;
+    let json = args.json;
     if !interrupt::install() {
         log::warn!("cannot catch Ctrl-C / SIGTERM: they will end the match without a summary");
     }
     match runner::run_match(cfg) {
         Ok(summary) => {
-            print!("{}", summary_text(&summary, sprt.as_ref()));
+            if json {
+                println!("{}", summary_json(&summary, sprt.as_ref()));
+            } else {
+                print!("{}", summary_text(&summary, sprt.as_ref()));
+            }
             match interrupt::signal() {
                 // The shell's convention for a process ended by a signal.
                 Some(sig) if summary.interrupted => ExitCode::from((128 + sig).clamp(0, 255) as u8),
@@ -422,5 +500,52 @@ pub fn run(args: SelfplayArgs) -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use runner::Incidents;
+    use stats::Tally;
+
+    fn summary(tally: Tally) -> MatchSummary {
+        MatchSummary {
+            a_name: "New \"A\"".into(),
+            b_name: "Old".into(),
+            tally,
+            incidents: Incidents { illegal_moves: [0, 1], time_losses: [2, 0], disconnects: [0, 3] },
+            sprt: Some(SprtDecision::AcceptH1),
+            elapsed: Duration::from_millis(2500),
+            records: Vec::new(),
+            interrupted: false,
+        }
+    }
+
+    #[test]
+    fn the_json_summary_is_one_object_with_every_figure() {
+        let sprt = Sprt::parse("elo0=0 elo1=10").unwrap();
+        let s = summary(Tally { wins: 5, draws: 2, losses: 1, penta: [0, 0, 1, 2, 1] });
+        let json = summary_json(&s, Some(&sprt));
+        let (llr, _) = sprt.llr(&s.tally);
+        let e = s.tally.elo();
+        for field in [
+            r#"{"a":"New \"A\"","b":"Old","games":8,"wins":5,"draws":2,"losses":1,"pentanomial":[0,0,1,2,1],"#
+                .to_string(),
+            format!(r#""elo":{},"elo_low":{},"elo_high":{},"#, e.elo, e.low, e.high),
+            format!(
+                r#""llr":{llr},"lower":-2.9444389791664403,"upper":2.9444389791664403,"model":"pentanomial","decision":"H1"}}"#
+            ),
+            r#""illegal_moves":[0,1],"time_losses":[2,0],"disconnects":[0,3],"seconds":2.5,"interrupted":false}"#
+                .into(),
+        ] {
+            assert!(json.contains(&field), "{field} not in {json}");
+        }
+        assert!(!json.contains('\n'));
+        // No pairs: no pentanomial; every game won: the interval has no upper end; no SPRT.
+        let won = summary(Tally { wins: 3, draws: 0, losses: 0, penta: [0; 5] });
+        let json = summary_json(&won, None);
+        assert!(json.contains(r#""pentanomial":null,"#) && json.contains(r#""elo":null,"#), "{json}");
+        assert!(json.contains(r#""sprt":null,"#), "{json}");
     }
 }
