@@ -5,10 +5,12 @@
 //! notation, perft) → [`rules`] (the Laws: referee, dead positions, PGN) and [`syzygy`]
 //! (endgame tablebases) → [`explain`] (why a move is legal or illegal, in words) →
 //! [`engine`] (search, evaluation, bench) → [`protocol`] (the UCI text both ends of the pipe
-//! speak) → [`uci`] and [`tools`] (the front ends, independent of each other). A module
-//! uses only the layers below it.
+//! speak) and [`data`] (game records, openings, training lines) → [`uci`] and [`tools`] (the
+//! front ends, independent of each other; no subcommand imports another). A module uses only
+//! the layers below it.
 
 pub mod chess;
+pub mod data;
 pub mod engine;
 pub mod explain;
 pub mod protocol;

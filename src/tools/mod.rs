@@ -3,7 +3,6 @@
 
 pub mod explain;
 pub mod levels;
-pub mod minimise;
 pub mod perft;
 pub mod position_args;
 pub mod referee;

@@ -15,6 +15,8 @@
 //! `--out FILE` writes the result as `eval_weights.rs`.
 
 use crate::chess::{Color, Position};
+use crate::data::minimise::golden_section;
+use crate::data::{lines, records};
 use crate::engine::eval::{self, Block, Trace, NUM_WEIGHTS, S};
 use crate::rng::Rng;
 use clap::Args;
@@ -139,42 +141,11 @@ fn trace(pos: &Position, counts: &mut Counts) -> Traced {
     Traced { mg, eg, coefs: out }
 }
 
-/// Parses a data line `FEN | cp | result` (also read by `arbiter train`).
-pub(crate) fn parse_line(line: &str) -> Option<(Position, f32, f32)> {
-    let mut parts = line.split('|').map(str::trim);
-    let pos = Position::from_fen(parts.next()?).ok()?;
-    let score: f32 = parts.next()?.parse().ok()?;
-    let result: f32 = parts.next()?.parse().ok()?;
-    (0.0..=1.0).contains(&result).then_some((pos, score, result))
-}
-
-/// The FEN's move number of a data line.
-pub(crate) fn move_number(line: &str) -> Option<u32> {
-    line.split('|').next()?.split_whitespace().nth(5)?.parse().ok()
-}
-
-/// Groups data lines into games: `selfplay --datagen` writes a game's positions together
-/// and in order, so a new game starts where the move number falls.
-pub(crate) fn games<L: AsRef<str>>(lines: impl IntoIterator<Item = L>) -> Vec<Vec<L>> {
-    let mut games: Vec<Vec<L>> = Vec::new();
-    let mut last = 0;
-    for line in lines {
-        let n = move_number(line.as_ref()).unwrap_or(last);
-        match games.last_mut() {
-            Some(game) if n >= last => game.push(line),
-            _ => games.push(vec![line]),
-        }
-        last = n;
-    }
-    games
-}
-
 fn load(args: &TexelArgs) -> Result<Dataset, String> {
     let mut all = Vec::new();
     for path in &args.data {
-        let text = crate::tools::selfplay::records::read_data_file(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        all.extend(games(text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string)));
+        let text = records::read_data_file(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        all.extend(lines::games(text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string)));
     }
     // Shuffled by game, so the validation positions (the first ones) and a `--limit`
     // sample are whole games (but for the one game cut at the boundary).
@@ -191,7 +162,7 @@ fn load(args: &TexelArgs) -> Result<Dataset, String> {
             chunk
                 .iter()
                 .map(|l| {
-                    let (pos, score, result) = parse_line(l)?;
+                    let (pos, score, result) = lines::parse(l)?;
                     Some((trace(&pos, &mut counts), score, result))
                 })
                 .collect::<Vec<_>>()
@@ -254,7 +225,7 @@ fn loss(data: &Dataset, idx: &[usize], params: &[f64], k: f64, lambda: f64) -> f
 /// The K that minimises the loss against `lambda`'s target for fixed weights
 /// (golden-section search).
 fn fit_k(data: &Dataset, idx: &[usize], params: &[f64], lambda: f64) -> f64 {
-    super::minimise::golden_section(0.2, 4.0, 40, |k| loss(data, idx, params, k, lambda))
+    golden_section(0.2, 4.0, 40, |k| loss(data, idx, params, k, lambda))
 }
 
 /// The training objective: [`loss`] plus the `--reg` penalty on the distance from `prior`.
@@ -480,22 +451,6 @@ mod tests {
         assert!(counts.counts.iter().all(|&c| c == 0));
     }
 
-    #[test]
-    fn games_split_where_the_move_number_falls() {
-        let lines = [
-            "8/8/8/5k2/8/8/4K3/3R4 w - - 0 5 | 1 | 1.0",
-            "8/8/8/5k2/8/8/4K3/3R4 b - - 1 5 | 1 | 1.0",
-            "8/8/8/5k2/8/8/4K3/3R4 w - - 0 9 | 1 | 1.0",
-            "8/8/8/5k2/8/8/4K3/3R4 w - - 0 5 | 1 | 0.5",
-            "a partial line",
-            "8/8/8/5k2/8/8/4K3/3R4 b - - 0 6 | 1 | 0.5",
-            "8/8/8/5k2/8/8/4K3/3R4 w - - 0 4 | 1 | 0.0",
-        ];
-        let g = games(lines.iter().map(|l| l.to_string()));
-        assert_eq!(g.iter().map(Vec::len).collect::<Vec<_>>(), [3, 3, 1]);
-        assert_eq!(g[1][1], "a partial line");
-    }
-
     /// A small dataset traced from real positions, with made-up results.
     fn sample() -> (Dataset, Vec<usize>) {
         crate::chess::attacks::init();
@@ -559,15 +514,5 @@ mod tests {
         // Against the search score a flatter sigmoid always fits better: why K is fitted
         // to the results alone.
         assert!(fit_k(&data, &idx, &params, 0.0) < 0.21);
-    }
-
-    #[test]
-    fn data_lines_parse_and_bad_ones_do_not() {
-        crate::chess::attacks::init();
-        let (_, score, result) = parse_line("8/8/8/5k2/8/8/4K3/3R4 w - - 0 1 | 512 | 1.0").unwrap();
-        assert_eq!((score, result), (512.0, 1.0));
-        assert!(parse_line("8/8/8/5k2/8/8/4K3/3R4 w - - 0 1 | x | 1.0").is_none());
-        assert!(parse_line("not a fen | 1 | 0.5").is_none());
-        assert!(parse_line("8/8/8/5k2/8/8/4K3/3R4 w - - 0 1 | 1 | 2.0").is_none());
     }
 }

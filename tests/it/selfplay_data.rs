@@ -7,7 +7,7 @@
 //! record is the ignored test, run by hand after a shard is added:
 //! `cargo test --release --test it selfplay_data:: -- --ignored --nocapture`.
 
-use arbiter::tools::selfplay::records;
+use arbiter::data::records;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -197,6 +197,18 @@ pub struct GameRecord {
     pub restart: [bool; 2],
 }
 
+impl GameRecord {
+    /// White's points as records and data lines write them (`1.0`, `0.5`, `0.0`).
+    pub fn result_text(&self) -> &'static str {
+        crate::data::records::result_text(self.result.white_points())
+    }
+
+    /// Every move with the score its engine gave.
+    pub fn scored_moves(&self) -> impl Iterator<Item = (Move, Option<Score>)> + '_ {
+        self.moves.iter().map(|m| (m.mv, m.score))
+    }
+}
+
 /// How one game is played.
 #[derive(Clone, Debug)]
 pub struct GameConfig {

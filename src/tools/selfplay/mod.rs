@@ -8,14 +8,13 @@
 pub mod game;
 pub mod interrupt;
 pub mod judge;
-pub mod openings;
 pub mod pgn;
 pub mod player;
-pub mod records;
 pub mod runner;
 pub mod stats;
 pub mod tc;
 
+use crate::data::{openings, records};
 use crate::engine::Limits;
 use player::{EngineSpec, InProcess, Player, UciEngine};
 use runner::{MatchConfig, MatchSummary, PlayerFactory};

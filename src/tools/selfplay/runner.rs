@@ -5,9 +5,9 @@
 use super::game::{play_game, EndReason, GameConfig, GameRecord};
 use super::pgn::{self, PgnContext};
 use super::player::{Player, PlayerError};
-use super::records;
 use super::stats::{Sprt, SprtDecision, Tally};
 use crate::chess::{Color, Position};
+use crate::data::records;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -28,7 +28,7 @@ pub struct MatchConfig {
     pub concurrency: usize,
     pub sprt: Option<Sprt>,
     pub pgn: Option<PathBuf>,
-    /// Training data lines ([`records::data_lines`]) ...
+    /// Training data lines ([`crate::data::lines::write`]) ...
     pub datagen: Option<PathBuf>,
     /// ... past this many plies of every game.
     pub datagen_skip: u32,
@@ -228,7 +228,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
             }
         }
         if let Some(out) = data_out.as_mut() {
-            match records::data_lines_of(&rec, cfg.datagen_skip) {
+            match records::data_lines_of(&rec.start_fen, rec.result_text(), rec.scored_moves(), cfg.datagen_skip) {
                 Ok(text) => {
                     if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
                         log::error!("writing training data: {e}");
@@ -238,7 +238,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
             }
         }
         if let Some(out) = records_out.as_mut() {
-            let line = records::record_line(&rec);
+            let line = records::record_line(&rec.start_fen, rec.result_text(), rec.scored_moves());
             if let Err(e) = out.write_all(line.as_bytes()).and_then(|_| out.flush()) {
                 log::error!("writing game records: {e}");
             }

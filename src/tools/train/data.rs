@@ -1,16 +1,15 @@
 //! Training data for `arbiter train`: the lines `selfplay --datagen` writes (`FEN |
-//! score-cp-from-white | result`, read by [`texel::parse_line`]; a `.games` file of game records
+//! score-cp-from-white | result`, read by [`lines::parse`]; a `.games` file of game records
 //! is read as the lines it expands to), turned into the network's
 //! active features for both perspectives, the output bucket, and the score and result from
 //! the side to move's view. Validation positions are whole games held out (a game is a run of
-//! lines whose move number does not fall, [`texel::games`]): the positions of one game are
+//! lines whose move number does not fall, [`lines::games`]): the positions of one game are
 //! too alike to test each other.
 
 use crate::chess::{Color, Position};
+use crate::data::{lines, records};
 use crate::engine::nnue::{self, output_bucket};
 use crate::rng::Rng;
-use crate::tools::selfplay::records;
-use crate::tools::texel;
 use rayon::prelude::*;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -184,7 +183,7 @@ fn read_text(path: &Path) -> Result<String, DataError> {
 /// [`load`] on the files' contents.
 pub fn load_texts(texts: &[String], opts: &LoadOptions) -> Loaded {
     let mut games: Vec<Vec<&str>> =
-        texts.iter().flat_map(|t| texel::games(t.lines().filter(|l| !l.trim().is_empty()))).collect();
+        texts.iter().flat_map(|t| lines::games(t.lines().filter(|l| !l.trim().is_empty()))).collect();
     Rng::new(opts.seed).shuffle(&mut games);
     let total: usize = games.iter().map(Vec::len).sum();
     let wanted = (total as f64 * opts.validation.clamp(0.0, 1.0)).round() as usize;
@@ -201,7 +200,7 @@ pub fn load_texts(texts: &[String], opts: &LoadOptions) -> Loaded {
     let positions = |lines: &[&str], n: usize| -> Vec<Position> {
         lines
             .iter()
-            .filter_map(|l| texel::parse_line(l))
+            .filter_map(|l| lines::parse(l))
             .filter(|(pos, ..)| pos.occupied().count() as usize <= MAX_PIECES)
             .map(|(pos, ..)| pos)
             .take(n)
@@ -230,7 +229,7 @@ fn encode(lines: &[&str], max_score: Option<f32>, mirror: bool) -> (Dataset, usi
             let mut d = Dataset::default();
             let (mut bad, mut over) = (0, 0);
             for line in chunk {
-                match texel::parse_line(line) {
+                match lines::parse(line) {
                     Some((_, score, _)) if max_score.is_some_and(|m| score.abs() > m) => over += 1,
                     Some((pos, score, result)) if d.push(&pos, score, result) => {
                         if mirror {

@@ -83,7 +83,7 @@ pub fn fit_sigmoid_cp(data: &Dataset) -> f32 {
             .collect();
         parts.iter().sum::<f64>()
     };
-    crate::tools::minimise::golden_section(50.0, 1000.0, 40, error) as f32
+    crate::data::minimise::golden_section(50.0, 1000.0, 40, error) as f32
 }
 
 pub fn sigmoid(x: f32) -> f32 {

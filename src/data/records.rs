@@ -4,12 +4,12 @@
 //! in UCI notation followed by the score its engine gave (centipawns, or `#N` for mate in N,
 //! from the mover's side; `-` for none), RESULT `1.0`, `0.5` or `0.0` from White's side. It
 //! holds everything training data is made of, so the data lines (`--datagen`'s
-//! `FEN | score-cp-from-White | result`) are a function of it, [`data_lines`]: `--datagen`
+//! `FEN | score-cp-from-White | result`) are a function of it, [`lines::write`]: `--datagen`
 //! writes them so, and `arbiter train` / `arbiter texel` make them from a `.games` file when
 //! they read one. A record compresses (xz) to a few bytes a move, where the data lines take
 //! about 70 bytes a position: the project keeps its self-play data as records (docs/nnue.md).
 
-use super::game::{GameRecord, GameResult};
+use super::lines;
 use crate::chess::{notation, FenError, Move, Position};
 use crate::engine::Score;
 use std::fmt;
@@ -66,9 +66,9 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-/// White's points as the data lines and records write them.
-pub fn result_text(result: GameResult) -> &'static str {
-    match result.white_points() {
+/// White's points (1, ½ or 0) as the data lines and records write them.
+pub fn result_text(white_points: f64) -> &'static str {
+    match white_points {
         p if p > 0.75 => "1.0",
         p if p < 0.25 => "0.0",
         _ => "0.5",
@@ -93,14 +93,15 @@ fn parse_score(text: &str) -> Option<Option<Score>> {
     }
 }
 
-/// The record of a finished game, one line with its newline.
-pub fn record_line(rec: &GameRecord) -> String {
-    let mut line = format!("{} | {} |", rec.start_fen, result_text(rec.result));
-    for m in &rec.moves {
+/// The record of a finished game, one line with its newline: the start position as given,
+/// the result ([`result_text`]) and every move with its engine's score.
+pub fn record_line(start_fen: &str, result: &str, moves: impl IntoIterator<Item = (Move, Option<Score>)>) -> String {
+    let mut line = format!("{start_fen} | {result} |");
+    for (mv, score) in moves {
         line.push(' ');
-        line.push_str(&m.mv.to_uci());
+        line.push_str(&mv.to_uci());
         line.push(' ');
-        line.push_str(&score_text(m.score));
+        line.push_str(&score_text(score));
     }
     line.push('\n');
     line
@@ -134,45 +135,27 @@ pub fn parse_record(line: &str) -> Result<GameLine, RecordError> {
     Ok(GameLine { start, result, moves: out })
 }
 
-/// The training data of a game, one `FEN | score-cp-from-White | result` line per sampled
-/// position: past the first `skip` plies, the side to move not in check, the move played
-/// neither a capture nor a promotion, and a centipawn (not mate) score for it. The rule of
-/// `--datagen`, in its one place.
-pub fn data_lines(
-    start: &Position,
-    moves: impl IntoIterator<Item = (Move, Option<Score>)>,
+/// The training data of a finished game ([`lines::write`]).
+pub fn data_lines_of(
+    start_fen: &str,
     result: &str,
+    moves: impl IntoIterator<Item = (Move, Option<Score>)>,
     skip: u32,
-    out: &mut String,
-) {
-    let mut pos = *start;
-    for (ply, (mv, score)) in moves.into_iter().enumerate() {
-        if let Some(Score::Cp(cp)) = score {
-            if ply as u32 >= skip && !pos.in_check() && !mv.is_tactical() {
-                let cp_white = pos.side_to_move().sign() * cp;
-                out.push_str(&format!("{} | {} | {}\n", pos.to_fen(), cp_white, result));
-            }
-        }
-        pos = pos.make_move(mv);
-    }
-}
-
-/// The training data of a finished game (see [`data_lines`]).
-pub fn data_lines_of(rec: &GameRecord, skip: u32) -> Result<String, RecordError> {
-    let start = Position::from_fen(&rec.start_fen).map_err(RecordError::Fen)?;
+) -> Result<String, RecordError> {
+    let start = Position::from_fen(start_fen).map_err(RecordError::Fen)?;
     let mut out = String::new();
-    data_lines(&start, rec.moves.iter().map(|m| (m.mv, m.score)), result_text(rec.result), skip, &mut out);
+    lines::write(&start, moves, result, skip, &mut out);
     Ok(out)
 }
 
-/// The data lines of a file of records (`skip` as in [`data_lines`]), and how many of its
+/// The data lines of a file of records (`skip` as in [`lines::write`]), and how many of its
 /// non-empty lines were not records.
 pub fn expand(text: &str, skip: u32) -> (String, usize) {
     let mut out = String::new();
     let mut bad = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         match parse_record(line) {
-            Ok(g) => data_lines(&g.start, g.moves, g.result, skip, &mut out),
+            Ok(g) => lines::write(&g.start, g.moves, g.result, skip, &mut out),
             Err(e) => {
                 log::debug!("not a game record ({e}): {line}");
                 bad += 1;
@@ -205,33 +188,16 @@ pub fn read_data_file(path: &Path) -> std::io::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::selfplay::game::{EndReason, PlayedMove};
-    use std::time::Duration;
 
-    fn record(start: &str, moves: &[(&str, Option<Score>)], result: GameResult) -> GameRecord {
+    fn scored_moves(start: &str, moves: &[(&str, Option<Score>)]) -> Vec<(Move, Option<Score>)> {
         let mut pos = Position::from_fen(start).expect("fen");
         let mut played = Vec::new();
         for &(text, score) in moves {
             let mv = notation::parse_uci_move(&pos, text).expect("legal");
-            played.push(PlayedMove {
-                mv,
-                san: notation::to_san(&pos, mv),
-                score,
-                depth: Some(1),
-                time: Duration::ZERO,
-            });
+            played.push((mv, score));
             pos = pos.make_move(mv);
         }
-        GameRecord {
-            start_fen: start.to_string(),
-            chess960: false,
-            white: "w".into(),
-            black: "b".into(),
-            moves: played,
-            result,
-            reason: EndReason::DrawAdjudication,
-            restart: [false; 2],
-        }
+        played
     }
 
     #[test]
@@ -248,8 +214,8 @@ mod tests {
             ("b5c6", Some(Score::Cp(40))),
             ("d7c6", Some(Score::Cp(-38))),
         ];
-        let rec = record(start, &moves, GameResult::WhiteWins);
-        let line = record_line(&rec);
+        let played = scored_moves(start, &moves);
+        let line = record_line(start, result_text(1.0), played.iter().copied());
         assert_eq!(
             line,
             format!("{start} | 1.0 | e2e4 30 e7e5 -25 g1f3 - b8c6 -20 f1b5 35 a7a6 #-9 b5c6 40 d7c6 -38\n")
@@ -257,18 +223,18 @@ mod tests {
         let g = parse_record(&line).expect("parses");
         assert_eq!(g.start, Position::from_fen(start).unwrap());
         assert_eq!(g.result, "1.0");
-        assert_eq!(g.moves, rec.moves.iter().map(|m| (m.mv, m.score)).collect::<Vec<_>>());
+        assert_eq!(g.moves, played);
         // Skip 2: e2e4 and e7e5 are skipped; g1f3 has no score, a7a6 a mate score, b5c6 and
         // d7c6 are captures. Left: b8c6 (Black's -20 is +20 for White) and f1b5, each with the
         // position it was played in.
         let mut out = String::new();
-        data_lines(&g.start, g.moves.iter().copied(), g.result, 2, &mut out);
+        lines::write(&g.start, g.moves.iter().copied(), g.result, 2, &mut out);
         assert_eq!(
             out,
             "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 | 20 | 1.0\n\
              r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 | 35 | 1.0\n"
         );
-        assert_eq!(data_lines_of(&rec, 2).unwrap(), out);
+        assert_eq!(data_lines_of(start, "1.0", played, 2).unwrap(), out);
         assert_eq!(expand(&format!("{line}\nnot a record\n"), 2), (out, 1));
     }
 
