@@ -262,7 +262,7 @@ pub fn event_line(e: &SearchEvent) -> String {
 }
 
 /// `info depth D currmove M currmovenumber N`: the root move being searched.
-pub fn currmove_line(depth: u32, mv: Move, number: u32) -> String {
+fn currmove_line(depth: u32, mv: Move, number: u32) -> String {
     format!("info depth {depth} currmove {mv} currmovenumber {number}")
 }
 
@@ -294,7 +294,7 @@ pub fn info_line(i: &SearchInfo) -> String {
 }
 
 /// `bestmove M [ponder P]`, or `bestmove 0000` when there is no legal move.
-pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>) -> String {
+fn bestmove_line(best: Option<Move>, ponder: Option<Move>) -> String {
     match (best, ponder) {
         (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
         (Some(b), None) => format!("bestmove {b}"),

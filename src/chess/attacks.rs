@@ -50,7 +50,7 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
 }
 
 /// Slow reference slider attacks by ray walking; used to build the tables and in tests.
-pub fn sliding_attacks_slow(dirs: &[(i8, i8)], sq: Square, occupied: Bitboard) -> Bitboard {
+fn sliding_attacks_slow(dirs: &[(i8, i8)], sq: Square, occupied: Bitboard) -> Bitboard {
     let mut result = Bitboard::EMPTY;
     for &(df, dr) in dirs {
         let (mut f, mut r) = (sq.file().index() as i8, sq.rank().index() as i8);

@@ -318,7 +318,7 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
 impl Position {
     /// The FEN castling field in the notation it was read in: Shredder-FEN rook files, or
     /// X-FEN (`K`/`Q` for the outermost rook of that side, the rook's file for an inner one).
-    pub fn castling_field(&self) -> String {
+    fn castling_field(&self) -> String {
         let mut s = String::new();
         for (color, side) in self.castling_rights().iter() {
             let Some(rook) = self.castling_rook(color, side) else { continue };

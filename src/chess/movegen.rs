@@ -258,19 +258,6 @@ fn generate<S: Sink, const KIND: u8, const KING_SAFE: bool>(pos: &Position, sink
     }
 }
 
-/// Squares that must be empty for castling on `side` (between king and rook) in standard
-/// chess. (The generator uses `castling::squares_to_clear`, which covers Chess960 too.)
-#[inline]
-pub fn castling_path(color: Color, side: CastleSide) -> Bitboard {
-    attacks::between(CastleSide::king_from(color), side.rook_from(color))
-}
-
-/// Squares the king passes over or lands on in standard chess, which must not be attacked.
-#[inline]
-pub fn castling_king_path(color: Color, side: CastleSide) -> Bitboard {
-    attacks::between(CastleSide::king_from(color), side.king_to(color)) | Bitboard::from_square(side.king_to(color))
-}
-
 /// Full castling test for the side to move (rights, path, check, attacked squares), for
 /// any king and rook files. The attacks are looked at without the castling rook, which
 /// in Chess960 may stand between an enemy rook or queen and the king's destination.
@@ -494,7 +481,7 @@ pub fn has_legal_move(pos: &Position) -> bool {
 /// Could `m` be a move of this position, ignoring whether it leaves the king in check?
 /// Checks the move's encoding against the board exactly as the generator would emit it,
 /// so any 16-bit value (from the TT, or made from GUI text) is safe to ask about.
-pub fn is_pseudo_legal(pos: &Position, m: Move) -> bool {
+fn is_pseudo_legal(pos: &Position, m: Move) -> bool {
     let us = pos.side_to_move();
     let (from, to) = (m.from(), m.to());
     let Some(piece) = pos.piece_at(from) else { return false };

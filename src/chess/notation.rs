@@ -250,7 +250,7 @@ pub fn to_san(pos: &Position, m: Move) -> String {
 }
 
 /// SAN without the check/mate suffix (what PGN tools call the "bare" SAN).
-pub fn to_san_without_suffix(pos: &Position, m: Move) -> String {
+fn to_san_without_suffix(pos: &Position, m: Move) -> String {
     match m.kind() {
         super::types::MoveKind::CastleKing => return "O-O".to_string(),
         super::types::MoveKind::CastleQueen => return "O-O-O".to_string(),

@@ -554,7 +554,7 @@ impl Position {
     }
 
     /// Our pieces whose moving off a line can uncover a check on the enemy king.
-    pub fn discovered_check_candidates(&self) -> Bitboard {
+    fn discovered_check_candidates(&self) -> Bitboard {
         let us = self.side_to_move();
         self.slider_blockers(self.king_square(us.flip()), us).0 & self.color(us)
     }

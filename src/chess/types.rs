@@ -329,7 +329,7 @@ impl Square {
 
     /// Mirror vertically (a1 <-> a8): the square as seen from Black's side.
     #[inline(always)]
-    pub const fn flip_rank(self) -> Square {
+    const fn flip_rank(self) -> Square {
         Square(self.0 ^ 56)
     }
 

@@ -37,7 +37,7 @@ pub fn parse(line: &str) -> Option<(Position, f32, f32)> {
 }
 
 /// The FEN's move number of a data line.
-pub fn move_number(line: &str) -> Option<u32> {
+fn move_number(line: &str) -> Option<u32> {
     line.split('|').next()?.split_whitespace().nth(5)?.parse().ok()
 }
 

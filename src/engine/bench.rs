@@ -14,7 +14,7 @@ pub const DEFAULT_DEPTH: u32 = 11;
 /// Openings, middlegames, endgames; tactical and quiet; positions with checks, mates,
 /// promotions, repetitions nearby. Sources: the Chess Programming Wiki perft positions,
 /// the Bratko-Kopec test, and balanced openings from the Stockfish 8-move book.
-pub const POSITIONS: &[&str] = &[
+const POSITIONS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11",

@@ -48,7 +48,7 @@ impl std::ops::Mul<i32> for S {
 
 /// The evaluation terms, in the order `eval` prints them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Term {
+enum Term {
     MaterialPst = 0,
     Mobility,
     PawnStructure,
@@ -244,7 +244,7 @@ pub trait Trace {
 }
 
 /// The trace of a normal evaluation: nothing.
-pub struct NoTrace;
+struct NoTrace;
 
 impl Trace for NoTrace {
     #[inline(always)]

@@ -10,7 +10,7 @@ use super::score::MAX_PLY;
 use crate::chess::{Color, Move, PieceType, Position};
 
 /// History values stay within +-HISTORY_MAX (the "gravity" update below).
-pub const HISTORY_MAX: i32 = 16384;
+const HISTORY_MAX: i32 = 16384;
 
 /// A move as continuation and capture history see it: the mover (`Piece::index`) and its
 /// target square, as one index `piece * 64 + to` (two bytes, so the search's per-ply

@@ -5,7 +5,7 @@ use crate::chess::attacks::{bishop_attacks, rook_attacks};
 use crate::chess::{Bitboard, Move, PieceType, Position};
 
 /// Exchange values (centipawns); the king is large so it is never "captured".
-pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20000];
+const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20000];
 
 #[inline]
 pub fn value(pt: PieceType) -> i32 {

@@ -31,10 +31,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// The weakest and strongest skill a level can have.
-pub const SKILL_MIN: f64 = -40.0;
-pub const SKILL_MAX: f64 = 120.0;
+const SKILL_MIN: f64 = -40.0;
+const SKILL_MAX: f64 = 120.0;
 /// From this skill up the best line is always played (no noise).
-pub const SKILL_EXACT: f64 = 80.0;
+const SKILL_EXACT: f64 = 80.0;
 /// Noise scale (centipawns) at skill 0.
 const T_AT_ZERO: f64 = 250.0;
 /// At most this many lines are considered.
@@ -61,7 +61,7 @@ impl Level {
     }
 
     /// The settings of one skill (clamped to [`SKILL_MIN`]..=[`SKILL_MAX`]).
-    pub fn at_skill(skill: f64) -> Level {
+    fn at_skill(skill: f64) -> Level {
         let s = skill.clamp(SKILL_MIN, SKILL_MAX);
         let nodes = (32.0 * (s / 8.0).exp2()).round().max(1.0) as u64;
         let temperature = if s >= SKILL_EXACT { 0.0 } else { T_AT_ZERO * ((SKILL_EXACT - s) / SKILL_EXACT).powi(2) };
@@ -150,7 +150,7 @@ impl Handicap {
 /// The skill whose measured strength is `elo`: linear between the calibration points
 /// (`strength_fit::POINTS`, strength rising with skill), extended along the end segments,
 /// clamped to the skill range.
-pub fn skill_for_elo(elo: f64) -> f64 {
+fn skill_for_elo(elo: f64) -> f64 {
     let n = POINTS.len();
     let seg = match POINTS.windows(2).position(|w| elo <= w[1].1) {
         Some(i) => i,
@@ -164,7 +164,7 @@ pub fn skill_for_elo(elo: f64) -> f64 {
 /// Random numbers for one search's choices: different in every search (a global counter
 /// mixed with the clock at start-up and the position), reproducible from the seed.
 #[derive(Clone, Copy, Debug)]
-pub struct Dice(u64);
+struct Dice(u64);
 
 impl Dice {
     pub fn new(position_key: u64) -> Dice {
@@ -173,7 +173,8 @@ impl Dice {
         Dice(start ^ position_key ^ COUNTER.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed))
     }
 
-    pub fn from_seed(seed: u64) -> Dice {
+    #[cfg(test)]
+    fn from_seed(seed: u64) -> Dice {
         Dice(seed)
     }
 

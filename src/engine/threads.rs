@@ -35,7 +35,7 @@ impl ThreadData {
 }
 
 /// Work for one thread: called with the thread's index (0 = main) and its tables.
-pub type Task = Box<dyn FnOnce(usize, &mut ThreadData) + Send>;
+type Task = Box<dyn FnOnce(usize, &mut ThreadData) + Send>;
 
 enum State {
     Idle,

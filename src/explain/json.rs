@@ -29,7 +29,7 @@ pub fn string(s: &str) -> String {
 }
 
 /// A string literal, or `null`.
-pub fn opt_string(s: Option<&str>) -> String {
+fn opt_string(s: Option<&str>) -> String {
     s.map_or_else(|| "null".to_string(), string)
 }
 

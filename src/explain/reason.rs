@@ -60,7 +60,7 @@ impl Line {
 /// rules, II.3): every square between the king and its destination and between the rook and
 /// its destination empty except for that king and rook; the king's start, path and
 /// destination not attacked.
-pub const CHESS960_CASTLING: &str = "Guidelines II.3";
+const CHESS960_CASTLING: &str = "Guidelines II.3";
 
 /// One castling: who castles, on which side, and where king and rook stand before and after.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -28,7 +28,7 @@ pub enum Wdl {
 }
 
 impl Wdl {
-    pub fn from_i32(v: i32) -> Wdl {
+    fn from_i32(v: i32) -> Wdl {
         match v {
             i32::MIN..=-2 => Wdl::Loss,
             -1 => Wdl::BlessedLoss,

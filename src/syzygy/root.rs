@@ -20,7 +20,7 @@ use crate::chess::{legal_moves, Move, Position};
 
 /// The primary rank of a certain win (and, negated, of a certain loss); a move's rank
 /// is four times its primary rank less the repetition risk (0-2) of a winning move.
-pub const RANK_WIN: i32 = 1 << 18;
+const RANK_WIN: i32 = 1 << 18;
 
 /// One legal move with its tablebase result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

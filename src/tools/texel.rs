@@ -371,7 +371,7 @@ fn pow_t(base: f64, t: usize) -> f64 {
 const PIECE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 
 /// The text of `src/engine/eval_weights.rs` for these weights (in [`Block::ALL`] order).
-pub fn weights_source(w: &[S]) -> String {
+fn weights_source(w: &[S]) -> String {
     let mut s = String::from(
         "//! The evaluation's weights: (middlegame, endgame) pairs in centipawns, White's view.\n\
          //!\n\

@@ -38,7 +38,7 @@ impl Out {
         let _ = writeln!(w, "{s}");
         let _ = w.flush();
     }
-    pub fn info_string(&self, s: &str) {
+    fn info_string(&self, s: &str) {
         // One protocol line per text line.
         for l in s.lines() {
             self.line(&format!("info string {l}"));

@@ -2,13 +2,13 @@
 //! PGN checked by python-chess, statistics against known values, and bad command lines.
 
 use arbiter::chess::{attacks, movegen, Color, Position};
+use arbiter::data::openings;
+use arbiter::data::records;
 use arbiter::engine::{Limits, Score};
 use arbiter::rng::Rng;
 use arbiter::rules::{AutomaticDraw, DrawClaim, Outcome};
 use arbiter::tools::selfplay::game::{play_game, Adjudication, EndReason, GameConfig, GameRecord, GameResult};
-use arbiter::data::openings;
 use arbiter::tools::selfplay::player::{EngineSpec, GoRequest, InProcess, Player, PlayerError, Reply, UciEngine};
-use arbiter::data::records;
 use arbiter::tools::selfplay::runner::{run_match, MatchConfig, PlayerFactory};
 use arbiter::tools::selfplay::stats::{self, Sprt, SprtDecision, SprtModel, Tally};
 use arbiter::tools::selfplay::tc::{MoveLimit, TimeControl};

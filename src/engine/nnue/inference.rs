@@ -26,7 +26,7 @@ impl Default for Accumulator {
 /// The largest output weight magnitude for which [`Nnue::output`] takes the fast `i16`/`i32`
 /// path (the bound is proved at [`screlu_dot`]); a file with larger weights is evaluated
 /// exactly too, through the `i64` reference.
-pub const NARROW_OUTPUT_WEIGHT: i16 = 128;
+const NARROW_OUTPUT_WEIGHT: i16 = 128;
 
 /// A network ready for the search (shared read-only by all threads).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -42,9 +42,9 @@ pub const QB: i32 = 64;
 /// The network's output 1.0 is `SCALE` centipawns.
 pub const SCALE: i32 = 400;
 /// The first bytes of a network file.
-pub const MAGIC: [u8; 8] = *b"ARBNNUE\0";
+const MAGIC: [u8; 8] = *b"ARBNNUE\0";
 /// The file format's version.
-pub const VERSION: u32 = 1;
+const VERSION: u32 = 1;
 
 /// The input index of `piece` on `sq` seen from `perspective`: its own pieces first, the board
 /// flipped vertically for Black, so both perspectives share one set of weights.
@@ -133,7 +133,7 @@ impl NetworkError {
 impl std::error::Error for NetworkError {}
 
 /// FNV-1a, 64 bits: the file's checksum (guards against truncation and corruption, not attack).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
+fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= u64::from(b);

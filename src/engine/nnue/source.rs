@@ -24,7 +24,7 @@ const _: () = match super::check_layout(EMBEDDED_BYTES) {
 /// The `EvalFile` value naming [`EMBEDDED`] (and the option's default).
 pub const EMBEDDED_NAME: &str = "<embedded>";
 /// The `EvalFile` value naming the hand-crafted evaluation (so does an empty value).
-pub const NONE_NAME: &str = "<none>";
+const NONE_NAME: &str = "<none>";
 
 /// [`EMBEDDED`], read once.
 static EMBEDDED_NET: Lazy<Option<Result<Arc<Nnue>, String>>> = Lazy::new(|| {

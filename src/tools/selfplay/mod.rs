@@ -152,7 +152,7 @@ pub enum Variant {
 
 /// Errors in the arguments.
 #[derive(Debug)]
-pub enum ArgError {
+enum ArgError {
     Tc(tc::TcError),
     Spec(player::SpecError),
     Sprt(stats::SprtParseError),
@@ -212,7 +212,7 @@ fn varies_at_fixed_limits(options: &[(String, String)]) -> bool {
 }
 
 /// Turns the arguments into a match configuration.
-pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
+fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
     let limits = if let Some(n) = args.nodes {
         if n == 0 {
             return Err(ArgError::Invalid("--nodes must be at least 1".into()));
@@ -345,7 +345,7 @@ pub fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
 }
 
 /// The final summary (stdout).
-pub fn summary_text(s: &MatchSummary, sprt: Option<&Sprt>) -> String {
+fn summary_text(s: &MatchSummary, sprt: Option<&Sprt>) -> String {
     let t = &s.tally;
     let e = t.elo();
     let mut out = String::new();

@@ -64,7 +64,7 @@ pub fn write_game(rec: &GameRecord, ctx: &PgnContext) -> Result<String, PgnError
 }
 
 /// `+0.34/12 0.52s` (score from the mover's point of view).
-pub fn move_comment(m: &PlayedMove) -> String {
+fn move_comment(m: &PlayedMove) -> String {
     let mut c = String::new();
     if let Some(s) = m.score {
         c.push_str(&score_text(s));

@@ -135,7 +135,7 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 /// Splits on whitespace outside single or double quotes, removing the quotes.
-pub fn split_words(text: &str) -> Result<Vec<String>, SpecError> {
+fn split_words(text: &str) -> Result<Vec<String>, SpecError> {
     let mut words = Vec::new();
     let mut cur = String::new();
     let mut in_word = false;

@@ -351,7 +351,7 @@ fn show_elo(x: f64) -> String {
 }
 
 /// `games 12/100  +5 =4 -3  58.3%  Elo +58 [-40, +160]  LLR 0.52 [-2.94, 2.94]`
-pub fn progress_line(t: &Tally, total: usize, sprt: Option<&Sprt>) -> String {
+fn progress_line(t: &Tally, total: usize, sprt: Option<&Sprt>) -> String {
     let e = t.elo();
     let mut s = format!(
         "games {}/{}  +{} ={} -{}  {:.1}%  Elo {} [{}, {}]",

@@ -267,7 +267,7 @@ const EMPTY_CATEGORY: f64 = 1e-3;
 /// fractions, so a single 1.5-0.5 pair scored LLR 3.73 at elo1 = 10 and decided the test. A few
 /// samples are explained almost equally well under either hypothesis, so here that pair scores
 /// 0.028; for large samples the two agree.
-pub fn gsprt_llr(counts: &[u64], values: &[f64], s0: f64, s1: f64) -> f64 {
+fn gsprt_llr(counts: &[u64], values: &[f64], s0: f64, s1: f64) -> f64 {
     let n: u64 = counts.iter().sum();
     if n == 0 {
         return 0.0;

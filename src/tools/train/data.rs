@@ -89,7 +89,7 @@ impl Dataset {
     /// score and result. Only a position without castling rights has one: there the Laws are
     /// symmetric under the mirror (castling is the one rule that tells the wings apart), so
     /// the mirrored position's value is exactly the position's. Refused (false) otherwise.
-    pub fn push_mirrored(&mut self, pos: &Position, score_white: f32, result_white: f32) -> bool {
+    fn push_mirrored(&mut self, pos: &Position, score_white: f32, result_white: f32) -> bool {
         pos.castling_rights().is_empty() && self.push_features(pos, score_white, result_white, true)
     }
 
@@ -181,7 +181,7 @@ fn read_text(path: &Path) -> Result<String, DataError> {
 }
 
 /// [`load`] on the files' contents.
-pub fn load_texts(texts: &[String], opts: &LoadOptions) -> Loaded {
+fn load_texts(texts: &[String], opts: &LoadOptions) -> Loaded {
     let mut games: Vec<Vec<&str>> =
         texts.iter().flat_map(|t| lines::games(t.lines().filter(|l| !l.trim().is_empty()))).collect();
     Rng::new(opts.seed).shuffle(&mut games);

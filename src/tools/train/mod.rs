@@ -31,7 +31,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// Parts of a mini-batch with their own gradient buffer (the work units of the threads).
-pub const SHARDS: usize = 8;
+const SHARDS: usize = 8;
 
 #[derive(Args, Debug, Clone)]
 pub struct TrainArgs {
@@ -113,7 +113,7 @@ pub enum Quantisation {
 
 /// Why a training run could not be done.
 #[derive(Debug)]
-pub enum TrainError {
+enum TrainError {
     /// An option out of its range.
     BadArgument(String),
     Data(DataError),
@@ -249,7 +249,7 @@ pub fn evaluate(model: &Model, data: &Dataset, spec: &LossSpec) -> (f64, f64) {
 }
 
 /// [`evaluate`] for the search score itself as the prediction: what the network is to beat.
-pub fn score_baseline(data: &Dataset, spec: &LossSpec) -> (f64, f64) {
+fn score_baseline(data: &Dataset, spec: &LossSpec) -> (f64, f64) {
     mean_losses(data, spec, |s, _| s.score / SCALE as f32)
 }
 
@@ -361,7 +361,7 @@ pub fn train(
 
 /// How far the quantised network's evaluations are from the float model's: mean and largest
 /// absolute difference in centipawns.
-pub fn quantisation_error(model: &Model, net: &Network, positions: &[crate::chess::Position]) -> (f64, f64) {
+fn quantisation_error(model: &Model, net: &Network, positions: &[crate::chess::Position]) -> (f64, f64) {
     let diffs: Vec<f64> =
         positions.iter().map(|p| (f64::from(model.evaluate(p)) - f64::from(net.evaluate(p))).abs()).collect();
     let max = diffs.iter().copied().fold(0.0, f64::max);

@@ -19,8 +19,8 @@ use rayon::prelude::*;
 use std::fmt;
 
 /// Offsets of the parameter blocks in [`Model::params`] (the layout of [`Network`]'s fields).
-pub const FT_WEIGHTS: usize = 0;
-pub const FT_BIAS: usize = FT_WEIGHTS + INPUTS * HIDDEN;
+const FT_WEIGHTS: usize = 0;
+const FT_BIAS: usize = FT_WEIGHTS + INPUTS * HIDDEN;
 pub const OUT_WEIGHTS: usize = FT_BIAS + HIDDEN;
 pub const OUT_BIAS: usize = OUT_WEIGHTS + BUCKETS * 2 * HIDDEN;
 pub const PARAMS: usize = OUT_BIAS + BUCKETS;
@@ -145,7 +145,7 @@ impl fmt::Display for CheckpointError {
 impl std::error::Error for CheckpointError {}
 
 /// The first bytes of a float checkpoint (then every parameter as `f32`, little-endian).
-pub const CHECKPOINT_MAGIC: [u8; 8] = *b"ARBFLT1\0";
+const CHECKPOINT_MAGIC: [u8; 8] = *b"ARBFLT1\0";
 
 impl Model {
     /// Seeded initialisation: feature weights uniform in ±0.06 (standard deviation about
