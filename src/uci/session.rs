@@ -11,9 +11,7 @@
 use crate::chess::notation::parse_uci_move;
 use crate::chess::{Move, Position};
 use crate::engine::options::uci_option_lines;
-use crate::engine::{
-    endgame, eval, Engine, EngineOptions, InputProbe, Limits, SearchControl, SearchEvent, SearchRequest,
-};
+use crate::engine::{Engine, EngineOptions, InputProbe, Limits, SearchControl, SearchEvent, SearchRequest};
 use crate::protocol::{event_line, parse, Command, GoParams, PositionBase};
 use crate::rules::Game;
 use std::io::Write;
@@ -207,33 +205,8 @@ impl Session {
                 }
             }
             Command::Eval => {
-                let pos = self.game.current();
-                let network = self.engine.network();
-                if network.is_some() {
-                    self.out.line("Hand-crafted evaluation (for reading: the search uses the network below):");
-                }
-                for l in eval::describe(pos).lines() {
+                for l in self.engine.eval_report(self.game.current()).lines() {
                     self.out.line(l);
-                }
-                if let Some(net) = network {
-                    let stm = net.evaluate(pos);
-                    let white = pos.side_to_move().sign() * stm;
-                    self.out.line(&format!(
-                        "NNUE evaluation: {white} cp (White's view), {stm} cp (side to move); EvalFile {}",
-                        self.engine.options().eval_file.trim()
-                    ));
-                }
-                if let Some(stm) = endgame::bare_king(pos) {
-                    let white = pos.side_to_move().sign() * stm;
-                    self.out.line(&format!(
-                        "Known endgame (a bare king against mating material): {white} cp (White's view), {stm} cp \
-                         (side to move); the search uses this value"
-                    ));
-                } else if self.engine.options().limit_strength {
-                    self.out.line("(UCI_LimitStrength is on: the search uses this hand-crafted evaluation)");
-                }
-                if self.game.current().in_check() {
-                    self.out.line("(the side to move is in check: the search does not use this value here)");
                 }
             }
             Command::Bench(depth) => {
