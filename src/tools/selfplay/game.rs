@@ -1,4 +1,4 @@
-//! One game between two players, with clocks, judged through [`judge`].
+//! One game between two players, with clocks, judged by the referee (`rules::referee`).
 //!
 //! Order of business at every turn, for the player having the move:
 //! 1. an automatic end (checkmate, stalemate, dead position, fivefold, seventy-five moves)
@@ -13,10 +13,9 @@
 //!    side resigns, which the referee rules like any resignation (FIDE 5.1.2: a draw when
 //!    the winner could never checkmate).
 
-use super::judge::{self, Verdict};
 use super::player::{GoRequest, Player, PlayerError, Reply};
 use super::tc::{Clock, MoveLimit};
-use crate::chess::{Color, Move, Position};
+use crate::chess::{notation, Color, Move, Position};
 use crate::engine::{Limits, Score};
 use crate::rules::{AutomaticDraw, DrawClaim, Game, Outcome};
 use std::fmt;
@@ -279,21 +278,22 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
             return rec;
         }
         let pos = *game.current();
-        match judge::verdict(&game) {
-            Verdict::Over(end) => {
-                rec.result = match end {
-                    Outcome::Checkmate { winner } => GameResult::win_for(winner),
-                    Outcome::Draw(_) => GameResult::Draw,
-                };
-                rec.reason = EndReason::OnTheBoard(end);
-                return rec;
-            }
-            Verdict::Claimable(claim) if cfg.claim_draws => {
+        // Every end is the referee's (rules::referee): the board, claims, flag falls (6.9)
+        // and resignations (5.1.2); nothing here decides a rule by itself.
+        if let Some(end) = game.outcome() {
+            rec.result = match end {
+                Outcome::Checkmate { winner } => GameResult::win_for(winner),
+                Outcome::Draw(_) => GameResult::Draw,
+            };
+            rec.reason = EndReason::OnTheBoard(end);
+            return rec;
+        }
+        if cfg.claim_draws {
+            if let Some(&claim) = game.report().claimable_draws.first() {
                 rec.result = GameResult::Draw;
                 rec.reason = EndReason::Claimed(claim);
                 return rec;
             }
-            _ => {}
         }
         let side = pos.side_to_move();
         let (limits, deadline) = match (&cfg.limits, &clocks) {
@@ -361,7 +361,7 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
                 return flag_fall(rec, side, &game);
             }
         }
-        let mv = match judge::read_move(&pos, &reply.best) {
+        let mv = match notation::parse_uci_move(&pos, &reply.best) {
             Ok(m) => m,
             Err(e) => {
                 log::warn!("{} ({}) sent an illegal move: {e}", player.name(), side_name(side));
@@ -371,7 +371,7 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
         };
         rec.moves.push(PlayedMove {
             mv,
-            san: judge::san(&pos, mv),
+            san: notation::to_san(&pos, mv),
             score: reply.score,
             depth: reply.depth,
             time: reply.elapsed,
@@ -384,7 +384,7 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
         let after = *game.current();
         if let Some((outcome, reason)) = adjudicate_scores(&cfg.adjudication, &mut adj, side, reply.score, &after) {
             // An end on the board takes precedence over score adjudication.
-            if matches!(judge::verdict(&game), Verdict::Ongoing) {
+            if game.outcome().is_none() && game.report().claimable_draws.is_empty() {
                 (rec.result, rec.reason) = match reason {
                     EndReason::ResignAdjudication(winner) => resignation(&game, winner.flip()),
                     other => (outcome, other),
@@ -398,7 +398,7 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
 /// `side` failed to move in time: as the referee rules it (FIDE 6.9), a loss, or a draw when
 /// the opponent cannot checkmate by any series of legal moves.
 fn flag_fall(mut rec: GameRecord, side: Color, game: &Game) -> GameRecord {
-    if judge::flag_fall(game, side).drawn_by_unwinnability() {
+    if game.flag_fall(side).drawn_by_unwinnability() {
         rec.result = GameResult::Draw;
         rec.reason = EndReason::TimeForfeitNoMate(side);
     } else {
@@ -410,7 +410,7 @@ fn flag_fall(mut rec: GameRecord, side: Color, game: &Game) -> GameRecord {
 
 /// `side` resigns (score adjudication), as the referee rules it (FIDE 5.1.2).
 fn resignation(game: &Game, side: Color) -> (GameResult, EndReason) {
-    if judge::resign(game, side).drawn_by_unwinnability() {
+    if game.resign(side).drawn_by_unwinnability() {
         (GameResult::Draw, EndReason::ResignNoMate(side))
     } else {
         (GameResult::win_for(side.flip()), EndReason::ResignAdjudication(side.flip()))

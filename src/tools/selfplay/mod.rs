@@ -5,10 +5,9 @@
 //! `--records FILE`, the final summary to stdout (text, or one JSON object with `--json`), and
 //! the live progress line and logs to stderr.
 
+pub mod export;
 pub mod game;
 pub mod interrupt;
-pub mod judge;
-pub mod pgn;
 pub mod player;
 pub mod runner;
 pub mod stats;

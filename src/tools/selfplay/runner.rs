@@ -2,8 +2,8 @@
 //! each player), writes PGN and training data as games finish, keeps the statistics and stops
 //! early on an SPRT decision.
 
+use super::export::{self, PgnContext};
 use super::game::{play_game, EndReason, GameConfig, GameRecord};
-use super::pgn::{self, PgnContext};
 use super::player::{Player, PlayerError};
 use super::stats::{Sprt, SprtDecision, Tally};
 use crate::chess::{Color, Position};
@@ -147,7 +147,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
     }
     drop(tx);
 
-    let date = pgn::pgn_date_today();
+    let date = export::pgn_date_today();
     let mut names: Option<(String, String)> = None;
     let mut tally = Tally::default();
     let progress_on_terminal = std::io::stderr().is_terminal();
@@ -218,7 +218,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
                 round: &(index + 1).to_string(),
                 time_control: &cfg.time_control,
             };
-            match pgn::write_game(&rec, &ctx) {
+            match export::write_game(&rec, &ctx) {
                 Ok(text) => {
                     if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
                         log::error!("writing PGN: {e}");
