@@ -383,6 +383,13 @@ struct RootMove {
     pv: Vec<Move>,
 }
 
+impl RootMove {
+    /// A root move not searched yet.
+    fn new(mv: Move, tb_rank: i32) -> RootMove {
+        RootMove { mv, tb_rank, score: -INFINITE, prev_score: -INFINITE, bound: ScoreBound::Exact, pv: vec![mv] }
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 struct Frame {
     static_eval: Option<i32>,
@@ -459,28 +466,14 @@ impl<'a, E: StaticEval> Worker<'a, E> {
         let mut root_moves = Vec::new();
         while let Some((m, _)) = picker.next_move() {
             if sh.limits.searchmoves.is_empty() || sh.limits.searchmoves.contains(&m) {
-                root_moves.push(RootMove {
-                    mv: m,
-                    tb_rank: sh.tb_rank(m),
-                    score: -INFINITE,
-                    prev_score: -INFINITE,
-                    bound: ScoreBound::Exact,
-                    pv: vec![m],
-                });
+                root_moves.push(RootMove::new(m, sh.tb_rank(m)));
             }
         }
         if root_moves.is_empty() && !sh.limits.searchmoves.is_empty() {
             // None of the searchmoves is legal: ignore the restriction.
             picker.reset(pos, tt_move, hist, 0, None, &[None, None]);
             while let Some((m, _)) = picker.next_move() {
-                root_moves.push(RootMove {
-                    mv: m,
-                    tb_rank: sh.tb_rank(m),
-                    score: -INFINITE,
-                    prev_score: -INFINITE,
-                    bound: ScoreBound::Exact,
-                    pv: vec![m],
-                });
+                root_moves.push(RootMove::new(m, sh.tb_rank(m)));
             }
         }
         // Best-ranked first: the search keeps within a rank (see `group_end`).
