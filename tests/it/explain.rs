@@ -367,10 +367,19 @@ fn has_han(s: &str) -> bool {
 }
 
 #[test]
-fn every_code_and_note_has_both_languages() {
+fn every_code_and_note_has_every_language() {
     for code in ReasonCode::ALL {
         let r = example(code);
         assert_eq!(r.code(), code);
+        // Every language: its own sentence, citing the article's number.
+        let number = r.rule().rsplit(' ').next().unwrap_or_default();
+        let texts: Vec<String> = Lang::ALL.iter().map(|&lang| reason_text(&r, lang)).collect();
+        for (lang, text) in Lang::ALL.iter().zip(&texts) {
+            assert!(text.contains(number), "{code:?} in {}: {text}", lang.code());
+        }
+        for (i, a) in texts.iter().enumerate() {
+            assert!(texts[i + 1..].iter().all(|b| b != a), "{code:?}: two languages say {a}");
+        }
         let en = reason_text(&r, Lang::En);
         let zh = reason_text(&r, Lang::Zh);
         assert!(en.ends_with(&format!("(FIDE {})", r.rule())), "{code:?}: {en}");
@@ -419,6 +428,10 @@ fn every_code_and_note_has_both_languages() {
         Note::ClaimWithMove { side: Color::Black, draw: DrawClaim::ThreefoldRepetition, moves: vec!["Ng8".into()] },
     ];
     for n in &notes {
+        let texts: Vec<String> = Lang::ALL.iter().map(|&lang| note_text(n, lang)).collect();
+        for (i, a) in texts.iter().enumerate() {
+            assert!(!a.is_empty() && texts[i + 1..].iter().all(|b| b != a), "{n:?}: {a}");
+        }
         let (en, zh) = (note_text(n, Lang::En), note_text(n, Lang::Zh));
         assert!(en.contains("(FIDE ") && zh.contains("（FIDE "), "{n:?}");
         assert!(has_han(&zh) && !has_han(&en), "{n:?}");
@@ -613,13 +626,13 @@ fn nonsense_never_panics() {
         "Qxf7#",
     ];
     for s in samples {
-        for lang in [Lang::En, Lang::Zh] {
+        let ex = explain(&g, s);
+        for lang in Lang::ALL {
             let lines = explain_for_uci(&g, s, lang);
             assert!(!lines.is_empty(), "{s:?}");
+            let _ = json::explanation(&ex, lang);
+            let _ = arbiter::explain::svg::explanation_svg(&g, &ex, lang);
         }
-        let ex = explain(&g, s);
-        let _ = json::explanation(&ex, Lang::Zh);
-        let _ = arbiter::explain::svg::explanation_svg(&g, &ex, Lang::En);
     }
 }
 

@@ -29,7 +29,7 @@ fn a_king_stepping_into_check_cites_3_9_2_or_3_1_3_when_only_a_pinned_piece_atta
     let ex = explain(&game(Some(fen), ""), "Kxd2");
     let j = json::explanation(&ex, Lang::En);
     assert!(j.contains(r#""code":"king_into_check","rule":"3.1.3""#), "{j}");
-    for lang in [Lang::En, Lang::Zh] {
+    for lang in Lang::ALL {
         let text = lines(Some(fen), "Kxd2", lang).join("\n");
         assert_eq!(text.matches("FIDE 3.1.3").count(), 1, "cited once: {text}");
     }
@@ -161,7 +161,7 @@ fn the_diagram_text_fits_and_the_legend_shows_only_what_is_drawn() {
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     ] {
-        for lang in [Lang::En, Lang::Zh] {
+        for lang in Lang::ALL {
             let doc = svg::position_svg(&game(Some(fen), ""), lang);
             for (x, size, text) in svg_texts(&doc) {
                 // Bold Latin glyphs of DejaVu Sans average under 0.6 em; CJK glyphs are 1 em.

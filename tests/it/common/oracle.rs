@@ -54,7 +54,7 @@ pub fn check_played_move(game: &Game, m: Move, uci: &str, san: &str, problems: &
 pub fn arbiter_says_legal(game: &Game, text: &str, problems: &mut Vec<String>) -> bool {
     let fen = game.current().to_fen();
     let ex = explain(game, text);
-    for lang in [Lang::En, Lang::Zh] {
+    for lang in Lang::ALL {
         if render_explanation(&ex, lang).iter().any(|l| l.trim().is_empty()) {
             problems.push(format!("{fen}: {text}: empty text line"));
         }
