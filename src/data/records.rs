@@ -25,7 +25,7 @@ const RECORDS_EXTENSION: &str = "games";
 
 /// A game as its record gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct GameLine {
+pub struct GameLine {
     pub start: Position,
     /// `1.0`, `0.5` or `0.0`: White's points.
     pub result: &'static str,
@@ -108,7 +108,7 @@ pub fn record_line(start_fen: &str, result: &str, moves: impl IntoIterator<Item 
 }
 
 /// Reads a record line.
-fn parse_record(line: &str) -> Result<GameLine, RecordError> {
+pub fn parse_record(line: &str) -> Result<GameLine, RecordError> {
     let mut fields = line.splitn(3, '|').map(str::trim);
     let (Some(fen), Some(result), Some(moves)) = (fields.next(), fields.next(), fields.next()) else {
         return Err(RecordError::Fields);

@@ -973,3 +973,52 @@ fn the_json_summary_has_the_figures_of_the_text_one() {
         assert!(text.contains(line), "'{line}' not in:\n{text}\n(JSON: {json})");
     }
 }
+
+/// The games smoke test: the engine plays itself from the command line (20 games at 300 nodes
+/// a move from the project's openings, both colours of each), and everything a user would
+/// check holds: no illegal move, time loss or disconnection in the summary; the PGN's every
+/// move legal and every result what the Laws allow (`arbiter referee`, and python-chess); one
+/// record per game that reads back with the PGN's result.
+#[test]
+fn games_smoke_the_engine_plays_and_the_referee_agrees() {
+    let (pgn, games) = (tmp("smoke.pgn"), tmp("smoke.games"));
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["selfplay", "--nodes", "300", "--games", "20", "--repeat", "--concurrency", "2", "--json"])
+        .args(["--openings", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.epd"), "--seed", "20"])
+        .arg("--pgn")
+        .arg(&pgn)
+        .arg("--records")
+        .arg(&games)
+        .output()
+        .unwrap();
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{summary}{}", String::from_utf8_lossy(&out.stderr));
+    for needle in [r#""games":20,"#, r#""illegal_moves":[0,0]"#, r#""time_losses":[0,0]"#, r#""disconnects":[0,0]"#] {
+        assert!(summary.contains(needle), "no {needle} in {summary}");
+    }
+
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).arg("referee").arg(&pgn).arg("--json").output().unwrap();
+    let verdicts = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{verdicts}{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<&str> = verdicts.lines().collect();
+    assert_eq!(lines.len(), 20, "{verdicts}");
+    let mut results = Vec::new();
+    for line in &lines {
+        assert!(line.contains(r#""problems":[]"#), "the referee finds a problem: {line}");
+        let result = line.split(r#""result":""#).nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&result), "no result: {line}");
+        results.push(result.to_string());
+    }
+    check_with_python_chess(&pgn);
+
+    let text = std::fs::read_to_string(&games).unwrap();
+    let recorded: Vec<String> = text
+        .lines()
+        .map(|l| match records::parse_record(l).expect("a record reads back").result {
+            "1.0" => "1-0".to_string(),
+            "0.0" => "0-1".to_string(),
+            _ => "1/2-1/2".to_string(),
+        })
+        .collect();
+    assert_eq!(recorded, results, "records and PGN give the games' results in the same order");
+}
