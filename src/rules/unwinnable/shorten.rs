@@ -47,8 +47,9 @@ pub fn shorten(pos: &Position, winner: Color, line: &[Move], budget: u64) -> Vec
 }
 
 /// [`shorten`] on the caller's table, with the nodes it took: the line with its cycles cut
-/// out and cut at a mate on the way ([`mate_on_the_way`]), then the exact search ([`shortest_within`]) up to two half-moves less than that (or
-/// [`MAX_PLIES`]), its first find a shortest helpmate.
+/// out and cut at a mate on the way ([`mate_on_the_way`]), then the exact search
+/// ([`shortest_within`]) up to two half-moves less than that (or [`MAX_PLIES`]), its first
+/// find a shortest helpmate.
 pub fn example(pos: &Position, winner: Color, line: &[Move], budget: u64, table: &mut Table) -> (Vec<Move>, u64) {
     let mut best = without_cycles(pos, line);
     // Replayed only when something was cut (the decision's line is a helpmate).
