@@ -179,7 +179,7 @@ impl Tables {
 }
 
 thread_local! {
-    static TABLES: RefCell<Tables> = RefCell::new(Tables { helpmate: Table::new(16), short: Table::new(16), visited: exhaustive::Visited::default(), tree: exhaustive::Tree::default() });
+    static TABLES: RefCell<Tables> = RefCell::new(Tables { helpmate: Table::new(16), short: Table::new(shorten::TABLE_BITS), visited: exhaustive::Visited::default(), tree: exhaustive::Tree::default() });
 }
 
 /// Recent decisions (the referee asks about the same position for its report, its outcome

@@ -1,30 +1,41 @@
 //! Shorter helpmates for a reader. The decision's helpmate search follows plans (take
 //! everything, promote, drive the king to a corner), so its lines are sound but often long: after
 //! 1.Nf3 it shows a 53-move line where a 3-move one exists. Where a line is shown to a person,
-//! [`shorten`] looks for a shorter one with a small exact search: cycles cut out of the line,
-//! then iterative deepening over the number of half-moves, every move of both sides tried,
-//! within a node budget. It keeps the decision's line when nothing shorter is found, and
-//! returns only lines that replay to mate ([`super::is_helpmate`]).
+//! [`shorten`] looks for a shorter one: cycles cut out of the line, the line cut at the first
+//! position on it where the winner mates at once, then a small exact search, iterative
+//! deepening over the number of half-moves, every move of both sides tried, within a node
+//! budget. Its last move is found without a move list ([`mating_move`]: only checks are made,
+//! and a check after which the king surely has a flight square is not played). It keeps the
+//! decision's line when nothing shorter is found, and returns only lines that replay to mate
+//! ([`super::is_helpmate`]).
 //!
 //! The decision itself does not shorten: the batch and the referee need the verdict, not the
 //! shortest evidence, and would pay for the search at every position.
 
 use super::is_helpmate;
 use super::table::Table;
-use crate::chess::movegen::{has_legal_move, legal_moves};
-use crate::chess::{Color, Move, PieceType, Position, Square};
+use crate::chess::attacks::{self, aligned};
+use crate::chess::movegen::{
+    has_legal_move, king_step_is_safe, legal_moves, moves_with_untested_king_steps_into, Sink,
+};
+use crate::chess::{Bitboard, Color, Move, MoveKind, PieceType, Position, Square};
 
 /// The node budget of one shortening (per side): a mate in three moves from the opening takes
 /// some 60,000 nodes, one in five in K+Q v K some 80,000 (2026-12-01).
 pub const SHORTEN_NODES: u64 = 100_000;
 
 /// The node budget of the examples of `arbiter unwinnable` (per side): on the self-play
-/// finals, the median example is 12 half-moves at this budget (see docs/unwinnable.md).
-pub const EXAMPLE_NODES: u64 = 300;
+/// finals, the median example is 11 half-moves at this budget (see docs/unwinnable.md).
+pub const EXAMPLE_NODES: u64 = 150;
 
-/// The most nodes one length of the iterative deepening leaves to the longer ones when it runs
-/// out ([`shortest_within`]).
-const LONGER_LINES_NODES: u64 = EXAMPLE_NODES / 2;
+/// The nodes the iterative deepening keeps for each longer length while it searches a length
+/// to the end, and gives each longer length once one has run out of nodes ([`shortest_within`]).
+const LONGER_LINE_NODES: u64 = 15;
+
+/// The exact search's table: 8,192 entries (128 KB), which stay in the cache (one of 65,536
+/// missed it at nearly every lookup; the batch's searches visit a few hundred positions, the
+/// reader's up to 100,000, and those where the last move is made, most of them, are not kept).
+pub const TABLE_BITS: u32 = 13;
 
 /// The longest line (in half-moves) the exact search tries.
 const MAX_PLIES: usize = 15;
@@ -32,16 +43,21 @@ const MAX_PLIES: usize = 15;
 /// A helpmate for `winner` from `pos` no longer than `line` (itself a helpmate), as short as
 /// the budget allows.
 pub fn shorten(pos: &Position, winner: Color, line: &[Move], budget: u64) -> Vec<Move> {
-    example(pos, winner, line, budget, &mut Table::new(16)).0
+    example(pos, winner, line, budget, &mut Table::new(TABLE_BITS)).0
 }
 
 /// [`shorten`] on the caller's table, with the nodes it took: the line with its cycles cut
-/// out, then the exact search ([`shortest_within`]) up to two half-moves less than that (or
-/// [`MAX_PLIES`]), its first find a shortest helpmate.
+/// out and cut at a mate on the way ([`mate_on_the_way`]), then the exact search
+/// ([`shortest_within`]) up to two half-moves less than that (or [`MAX_PLIES`]), its first
+/// find a shortest helpmate.
 pub fn example(pos: &Position, winner: Color, line: &[Move], budget: u64, table: &mut Table) -> (Vec<Move>, u64) {
     let mut best = without_cycles(pos, line);
-    if !is_helpmate(pos, winner, &best) {
+    // Replayed only when something was cut (the decision's line is a helpmate).
+    if best.len() < line.len() && !is_helpmate(pos, winner, &best) {
         best = line.to_vec();
+    }
+    if let Some(shortcut) = mate_on_the_way(pos, winner, &best) {
+        best = shortcut;
     }
     if best.len() <= 2 {
         return (best, 0);
@@ -68,6 +84,23 @@ fn without_cycles(pos: &Position, line: &[Move]) -> Vec<Move> {
     out
 }
 
+/// The line cut at the first position on it, with the winner to move, where the winner
+/// mates at once (replayed to make sure), when there is one before its end. The decision's
+/// plans walk past such mates (on the self-play finals, one side in four).
+fn mate_on_the_way(pos: &Position, winner: Color, line: &[Move]) -> Option<Vec<Move>> {
+    let mut p = *pos;
+    for (i, &m) in line.iter().enumerate().take(line.len().saturating_sub(1)) {
+        if p.side_to_move() == winner {
+            if let Some(mate) = mating_move(&p) {
+                let cut: Vec<Move> = line[..i].iter().copied().chain([mate]).collect();
+                return is_helpmate(pos, winner, &cut).then_some(cut);
+            }
+        }
+        p = p.make_move(m);
+    }
+    None
+}
+
 /// A shortest helpmate by `winner` of at most `max_plies` half-moves, by iterative deepening
 /// over the number of half-moves (every move of both sides, only checks as the last move),
 /// within about `budget` nodes; with the nodes it took. A line found after all shorter lengths
@@ -82,19 +115,24 @@ pub fn shortest_within(
     // The winner moves last, so the length's parity is fixed by who is to move.
     let first = if pos.side_to_move() == winner { 1 } else { 2 };
     let mut s = Exact { winner, table, nodes: 0, limit: 0, line: Vec::new() };
-    for plies in (first..=max_plies).step_by(2) {
+    let lengths: Vec<usize> = (first..=max_plies).step_by(2).collect();
+    let mut exact = true;
+    for (i, &plies) in lengths.iter().enumerate() {
         s.table.clear();
         s.line.clear();
-        // Each length may use what is left but a reserve (half of it, at most
-        // `LONGER_LINES_NODES`): one that runs out of nodes leaves that to longer lines, which
-        // the search may still find (then not proved shortest). A large budget stays exact.
         let left = budget - s.nodes.min(budget);
-        s.limit = s.nodes + left - (left / 2).min(LONGER_LINES_NODES);
+        let longer = (lengths.len() - 1 - i) as u64;
+        let share = if exact { left - (LONGER_LINE_NODES * longer).min(left / 2) } else { LONGER_LINE_NODES.min(left) };
+        s.limit = s.nodes + share;
         match s.dfs(pos, plies) {
             Some(true) if is_helpmate(pos, winner, &s.line) => return (Some(s.line), s.nodes),
             Some(_) => {}
-            None if s.nodes < budget => {}
-            None => break,
+            None => {
+                exact = false;
+                if s.nodes >= budget {
+                    break;
+                }
+            }
         }
     }
     (None, s.nodes)
@@ -114,15 +152,14 @@ struct Exact<'t> {
 
 impl Exact<'_> {
     /// Some(true): found (the line is in `self.line`); Some(false): none here; None: out of
-    /// nodes.
+    /// nodes. `plies` is at least 1.
     fn dfs(&mut self, pos: &Position, plies: usize) -> Option<bool> {
-        if plies == 0 {
-            return Some(pos.side_to_move() != self.winner && pos.in_check() && !has_legal_move(pos));
-        }
         if pos.halfmove_clock() >= 150 {
             return Some(false); // 9.6.2: the game is over
         }
-        let clock_free = usize::from(pos.halfmove_clock()) + plies <= 150;
+        // The last move's positions are not kept: they are most of the nodes, seldom met
+        // again, and testing for a mate costs less than looking one up in a large table.
+        let clock_free = plies > 1 && usize::from(pos.halfmove_clock()) + plies <= 150;
         if clock_free && self.table.get(pos.key()).is_some_and(|p| p >= plies as i32) {
             return Some(false);
         }
@@ -130,51 +167,193 @@ impl Exact<'_> {
         if self.nodes > self.limit {
             return None;
         }
-        let moves = legal_moves(pos);
         if plies == 1 {
             // The mating move: only a check can be one.
-            let checks = pos.check_squares();
-            for &m in moves.iter() {
-                if pos.gives_check_by(m, &checks) && !has_legal_move(&pos.make_move(m)) {
-                    self.line.push(m);
-                    return Some(true);
-                }
-            }
+            let found = mating_move(pos);
+            self.line.extend(found);
+            return Some(found.is_some());
+        }
+        let mut ordered = legal_moves(pos);
+        let loser_king = pos.king_square(self.winner.flip());
+        if pos.side_to_move() == self.winner {
+            // The winner's pieces closing in on the loser's king first.
+            ordered
+                .as_mut_slice()
+                .sort_unstable_by_key(|&m| m.to().distance(loser_king) - m.from().distance(loser_king));
         } else {
-            // Checks first for the winner (the mate is one, and a check leaves the loser few
-            // moves); the king's moves first for the loser (into the net).
-            let mut ordered = moves;
-            let loser_king = pos.king_square(self.winner.flip());
-            if pos.side_to_move() == self.winner {
-                // The winner's pieces closing in on the loser's king first.
-                ordered
-                    .as_mut_slice()
-                    .sort_unstable_by_key(|&m| m.to().distance(loser_king) - m.from().distance(loser_king));
-            } else {
-                // The loser's king walking into the net (towards the winner's pieces), then
-                // pieces blocking its own king's flight squares.
-                let net = pos.color(self.winner) & !pos.pieces(PieceType::King);
-                let pull = |sq: Square| net.into_iter().map(|n| sq.distance(n)).sum::<i32>();
-                ordered.as_mut_slice().sort_unstable_by_key(|&m| {
-                    if m.from() == loser_king {
-                        (0, pull(m.to()))
-                    } else {
-                        (1 + i32::from(m.to().distance(loser_king) > 1), 0)
-                    }
-                });
+            // The loser's king walking into the net (towards the winner's pieces), then
+            // pieces blocking its own king's flight squares.
+            let net = pos.color(self.winner) & !pos.pieces(PieceType::King);
+            // The pull of each square the king may step to, worked out once (the sort asks
+            // for keys many times).
+            let mut pull = [0; 64];
+            for sq in attacks::king_attacks(loser_king) {
+                pull[sq.index()] = net.into_iter().map(|n| sq.distance(n)).sum::<i32>();
             }
-            for &m in ordered.iter() {
-                self.line.push(m);
-                if self.dfs(&pos.make_move(m), plies - 1)? {
-                    return Some(true);
+            ordered.as_mut_slice().sort_unstable_by_key(|&m| {
+                if m.from() == loser_king {
+                    (0, pull[m.to().index()])
+                } else {
+                    (1 + i32::from(m.to().distance(loser_king) > 1), 0)
                 }
-                self.line.pop();
+            });
+        }
+        for &m in ordered.iter() {
+            self.line.push(m);
+            if self.dfs(&pos.make_move(m), plies - 1)? {
+                return Some(true);
             }
+            self.line.pop();
         }
         if clock_free {
             self.table.put(pos.key(), plies as i32);
         }
         Some(false)
+    }
+}
+
+/// The first move of the side to move that checkmates, in the generator's order (that of
+/// [`legal_moves`]). Only checks are made and tried: the moves are filtered by the squares
+/// from which each kind of piece checks the enemy king and by the pieces that uncover a
+/// check by moving off its lines, without a move list.
+fn mating_move(pos: &Position) -> Option<Move> {
+    let us = pos.side_to_move();
+    let king = pos.king_square(us.flip());
+    let occ = pos.occupied();
+    let (bishop, rook) = (attacks::bishop_attacks(king, occ), attacks::rook_attacks(king, occ));
+    let mut sink = Mates {
+        pos,
+        king,
+        our_king: pos.king_square(us),
+        discoverers: pos.slider_blockers(king, us).0 & pos.color(us),
+        direct: [
+            attacks::pawn_attacks(us.flip(), king),
+            attacks::knight_attacks(king),
+            bishop,
+            rook,
+            bishop | rook,
+            Bitboard::EMPTY,
+        ],
+        found: None,
+    };
+    moves_with_untested_king_steps_into(pos, &mut sink);
+    sink.found
+}
+
+/// The sink of [`mating_move`].
+struct Mates<'p> {
+    pos: &'p Position,
+    /// The enemy king.
+    king: Square,
+    our_king: Square,
+    /// Our pieces that uncover a check by leaving the king's lines.
+    discoverers: Bitboard,
+    /// The squares from which each kind of piece checks, by [`PieceType::index`].
+    direct: [Bitboard; 6],
+    found: Option<Move>,
+}
+
+impl Mates<'_> {
+    /// Plays `m`, a check by a piece of `kind` that is legal (a king step once tested), and
+    /// keeps it if it mates.
+    #[inline]
+    fn try_check(&mut self, kind: PieceType, m: Move) {
+        if self.found.is_none()
+            && (m.from() != self.our_king || king_step_is_safe(self.pos, m))
+            && !self.king_escapes(kind, m)
+            && !has_legal_move(&self.pos.make_move(m))
+        {
+            self.found = Some(m);
+        }
+    }
+
+    /// Does the checked king surely have a flight square after `m` (a quiet move or capture
+    /// by a piece of `kind`), without playing it? A square next to it that holds none of its
+    /// pieces is safe when the moved piece does not attack it from its new square and no piece
+    /// of ours does with the new occupancy, the moved piece counted on its old square too (an
+    /// over-count: it only makes a square look covered, so "escapes" is never wrong).
+    #[inline]
+    fn king_escapes(&self, kind: PieceType, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let us = self.pos.side_to_move();
+        let theirs = self.pos.color(us.flip()).without(to);
+        let occ = (self.pos.occupied().without(from).with(to)).without(self.king);
+        let reach = match kind {
+            PieceType::Pawn => attacks::pawn_attacks(us, to),
+            _ => attacks::piece_attacks(kind, to, occ),
+        };
+        (attacks::king_attacks(self.king) - theirs - reach)
+            .into_iter()
+            .any(|f| !self.pos.is_square_attacked_with(f, us, occ))
+    }
+
+    /// The squares of `targets` onto which a move from `from` checks.
+    #[inline]
+    fn checking(&self, kind: PieceType, from: Square, targets: Bitboard) -> Bitboard {
+        let mut checks = targets & self.direct[kind.index()];
+        if self.discoverers.contains(from) {
+            checks |= targets - attacks::line(self.king, from);
+        }
+        checks
+    }
+}
+
+impl Sink for Mates<'_> {
+    #[inline]
+    fn piece_moves(&mut self, from: Square, targets: Bitboard, enemies: Bitboard) {
+        if self.found.is_some() {
+            return;
+        }
+        let Some(piece) = self.pos.piece_at(from) else { return };
+        let checks = self.checking(piece.kind, from, targets);
+        for to in checks & enemies {
+            self.try_check(piece.kind, Move::new(from, to, MoveKind::Capture));
+        }
+        for to in checks - enemies {
+            self.try_check(piece.kind, Move::new(from, to, MoveKind::Quiet));
+        }
+    }
+
+    #[inline]
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, kind: MoveKind) {
+        if self.found.is_some() {
+            return;
+        }
+        for to in targets {
+            let from = Square::new((to.index() as i8 - delta) as u8);
+            if self.direct[PieceType::Pawn.index()].contains(to)
+                || (self.discoverers.contains(from) && !aligned(self.king, from, to))
+            {
+                self.try_check(PieceType::Pawn, Move::new(from, to, kind));
+            }
+        }
+    }
+
+    #[inline]
+    fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool, under: bool) {
+        for to in targets {
+            let from = Square::new((to.index() as i8 - delta) as u8);
+            // In the order of `legal_moves`.
+            let pieces: &[PieceType] = if under {
+                &[PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop]
+            } else {
+                &[PieceType::Queen]
+            };
+            for &p in pieces {
+                self.single(Move::new(from, to, MoveKind::promotion(p, capture)));
+            }
+        }
+    }
+
+    #[inline]
+    fn single(&mut self, m: Move) {
+        // Castling, en passant, promotions, pinned pawns: rare, tested by playing them.
+        if self.found.is_none() {
+            let child = self.pos.make_move(m);
+            if child.in_check() && !has_legal_move(&child) {
+                self.found = Some(m);
+            }
+        }
     }
 }
 
@@ -203,6 +382,51 @@ mod tests {
             let (long, short) = shortened(fen, winner);
             assert!(short.len() <= 6 && short.len() < long, "{winner:?}: {long} -> {}", short.len());
         }
+    }
+
+    /// The mating move found without a move list is the first mate of `legal_moves` (every
+    /// move played), on the perft positions, a third of the self-play finals and the positions
+    /// one move after them.
+    #[test]
+    fn the_mating_move_is_the_first_mate_of_the_move_list() {
+        attacks::init();
+        let perft = include_str!("../../../tests/data/perft.epd").lines().filter_map(|l| l.split(';').next());
+        let finals = include_str!("../../../tests/data/selfplay-finals.epd").lines().step_by(3);
+        let mut positions = Vec::new();
+        for fen in perft.chain(finals).filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+            let pos = Position::from_fen(fen.trim()).expect("test FEN");
+            positions.extend(legal_moves(&pos).iter().map(|&m| pos.make_move(m)));
+            positions.push(pos);
+        }
+        let mut mates = 0;
+        for pos in &positions {
+            let first = legal_moves(pos).iter().copied().find(|&m| {
+                let after = pos.make_move(m);
+                after.in_check() && !has_legal_move(&after)
+            });
+            assert_eq!(mating_move(pos), first, "{pos:?}");
+            mates += usize::from(first.is_some());
+        }
+        assert!(positions.len() > 20_000 && mates > 100, "{} positions, {mates} mates", positions.len());
+    }
+
+    #[test]
+    fn cuts_at_a_mate_on_the_way() {
+        attacks::init();
+        let pos = Position::from_fen("7k/8/6K1/8/8/8/8/R7 w - - 0 1").expect("test FEN");
+        // Rb1 Kg8 Rb8# walks past Ra8#.
+        let mut p = pos;
+        let mut line = Vec::new();
+        for uci in ["a1b1", "h8g8", "b1b8"] {
+            let mv = crate::chess::notation::parse_uci_move(&p, uci).expect("move");
+            line.push(mv);
+            p = p.make_move(mv);
+        }
+        assert!(is_helpmate(&pos, Color::White, &line));
+        let cut = mate_on_the_way(&pos, Color::White, &line).expect("a mate at once");
+        assert_eq!(cut.len(), 1);
+        assert!(is_helpmate(&pos, Color::White, &cut));
+        assert_eq!(mate_on_the_way(&pos, Color::White, &cut), None);
     }
 
     #[test]
