@@ -12,16 +12,16 @@ use crate::syzygy::material::Material;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use once_cell::sync::OnceCell;
 
 pub(super) struct TableFile {
     path: PathBuf,
     len: u64,
     layout: Layout,
     /// The file's bytes, read on first use (or why they could not be).
-    bytes: OnceLock<Result<Box<[u8]>, String>>,
+    bytes: OnceCell<Result<Box<[u8]>, String>>,
     /// Set when a probe found the file damaged: it is not used again.
-    broken: OnceLock<String>,
+    broken: OnceCell<String>,
     /// The damage has been reported once.
     reported: AtomicBool,
 }
@@ -61,8 +61,8 @@ impl TableFile {
             path: path.to_path_buf(),
             len,
             layout,
-            bytes: OnceLock::new(),
-            broken: OnceLock::new(),
+            bytes: OnceCell::new(),
+            broken: OnceCell::new(),
             reported: AtomicBool::new(false),
         })
     }

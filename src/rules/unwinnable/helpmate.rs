@@ -21,7 +21,7 @@ use super::table::Table;
 use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use crate::chess::movegen::{has_legal_move, king_danger, moves_with_untested_king_steps_into, Sink};
 use crate::chess::{Bitboard, Color, Move, MoveKind, PieceType, Position, Square};
-use std::sync::LazyLock;
+use once_cell::sync::Lazy;
 
 /// The cost of one move in the iterative deepening.
 const FREE: i32 = 0;
@@ -674,7 +674,7 @@ fn knight_distance(a: Square, b: Square) -> i32 {
     KNIGHT_DISTANCE[a.index()][b.index()] as i32
 }
 
-static KNIGHT_DISTANCE: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
+static KNIGHT_DISTANCE: Lazy<[[u8; 64]; 64]> = Lazy::new(|| {
     let mut t = [[u8::MAX; 64]; 64];
     for (a, row) in t.iter_mut().enumerate() {
         row[a] = 0;
