@@ -9,10 +9,10 @@
 use super::table::{Kind, Layout};
 use super::{Bytes, Corrupt, ProbeError, SHORT};
 use crate::syzygy::material::Material;
+use once_cell::sync::OnceCell;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use once_cell::sync::OnceCell;
 
 pub(super) struct TableFile {
     path: PathBuf,
