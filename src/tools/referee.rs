@@ -9,13 +9,16 @@
 //! The file is read one game at a time (constant memory); progress goes to stderr. Exit 0
 //! when the file was read, 2 when it cannot be opened.
 
-use crate::chess::{notation, Color, Position};
+use crate::chess::{notation, Color, Move, Position};
 use crate::explain::{explain, json, note_text, reason_text, ruling_note, Lang, Note};
-use crate::rules::pgn::{tag_result, PgnReader, RawGame, Token};
-use crate::rules::{AutomaticDraw, Game, Outcome};
+use crate::rules::pgn::{PgnError, PgnReader, RawGame};
+use crate::rules::referee::board_outcome;
+use crate::rules::{dead, AutomaticDraw, Game, Outcome};
+use std::collections::BTreeMap;
 use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::mpsc;
 
 /// Arguments of `arbiter referee`.
 #[derive(clap::Args, Debug, Clone)]
@@ -26,6 +29,9 @@ pub struct RefereeArgs {
     /// One JSON object per game, in file order (the summary goes to stderr).
     #[arg(long)]
     pub json: bool,
+    /// Games judged at once (default: one per core); the output keeps the file's order.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 /// What can be wrong with a game.
@@ -36,14 +42,20 @@ pub enum ProblemCode {
     ResultContradictsLaws,
     /// The game's text cannot be read (broken tag, unbalanced brackets, bad FEN tag).
     Unreadable,
+    /// The `Variant` tag names other rules (Crazyhouse, Atomic, ...): the game is not judged.
+    UnsupportedVariant,
+    /// The `Result` tag and the movetext's termination marker disagree (the marker is taken).
+    ResultTagMismatch,
 }
 
 impl ProblemCode {
-    pub const ALL: [ProblemCode; 4] = [
+    pub const ALL: [ProblemCode; 6] = [
         ProblemCode::IllegalMove,
         ProblemCode::MoveAfterEnd,
         ProblemCode::ResultContradictsLaws,
         ProblemCode::Unreadable,
+        ProblemCode::UnsupportedVariant,
+        ProblemCode::ResultTagMismatch,
     ];
 
     pub fn code(self) -> &'static str {
@@ -52,6 +64,20 @@ impl ProblemCode {
             ProblemCode::MoveAfterEnd => "move_after_end",
             ProblemCode::ResultContradictsLaws => "result_contradicts_laws",
             ProblemCode::Unreadable => "unreadable",
+            ProblemCode::UnsupportedVariant => "unsupported_variant",
+            ProblemCode::ResultTagMismatch => "result_tag_mismatch",
+        }
+    }
+
+    /// How the summary line counts games with this problem.
+    fn summary_label(self) -> &'static str {
+        match self {
+            ProblemCode::IllegalMove => "illegal moves",
+            ProblemCode::MoveAfterEnd => "moves after the end",
+            ProblemCode::ResultContradictsLaws => "results contradicting the Laws",
+            ProblemCode::Unreadable => "unreadable",
+            ProblemCode::UnsupportedVariant => "other variants",
+            ProblemCode::ResultTagMismatch => "result tags contradicting the movetext",
         }
     }
 }
@@ -87,77 +113,87 @@ pub fn judge(raw: &RawGame) -> Judgement {
         game: raw.index,
         white: raw.tag("White").unwrap_or("?").to_string(),
         black: raw.tag("Black").unwrap_or("?").to_string(),
-        result: tag_result(raw.tag("Result")),
+        result: raw.result(),
         laws_result: None,
         problems: Vec::new(),
     };
-    let unreadable = |j: &mut Judgement, text: String| {
-        j.problems.push(Problem { ply: 0, code: ProblemCode::Unreadable, rule: String::new(), text });
+    let not_judged = |j: &mut Judgement, code: ProblemCode, text: String| {
+        j.problems.push(Problem { ply: 0, code, rule: String::new(), text });
     };
-    let tokens = match raw.tokens() {
-        Ok(t) => t,
-        Err(e) => {
-            unreadable(&mut j, e.to_string());
-            return j;
-        }
-    };
-    let start = match raw.tag("FEN").map(Position::from_fen).unwrap_or_else(|| Ok(Position::startpos())) {
-        Ok(p) => p,
-        Err(e) => {
-            unreadable(&mut j, format!("bad FEN tag: {e}"));
-            return j;
-        }
-    };
-    if let Some(Token::Result(r)) = tokens.iter().rev().find(|t| matches!(t, Token::Result(_))) {
-        j.result = r.clone();
+    if let Some(e) = &raw.error {
+        not_judged(&mut j, ProblemCode::Unreadable, e.to_string());
+        return j;
     }
+    let start = match raw.start_position() {
+        Ok(p) => p,
+        Err(PgnError::Fen { error, .. }) => {
+            not_judged(&mut j, ProblemCode::Unreadable, format!("bad FEN tag: {error}"));
+            return j;
+        }
+        Err(PgnError::Variant { name, .. }) => {
+            let text = format!("Variant \"{name}\" is not played by the FIDE Laws of Chess: the game is not judged.");
+            not_judged(&mut j, ProblemCode::UnsupportedVariant, text);
+            return j;
+        }
+        Err(e) => {
+            not_judged(&mut j, ProblemCode::Unreadable, e.to_string());
+            return j;
+        }
+    };
+    if let Some(tag) = raw.result_tag_mismatch() {
+        let text = format!("The Result tag says \"{tag}\", the movetext ends with {}.", j.result);
+        not_judged(&mut j, ProblemCode::ResultTagMismatch, text);
+    }
+
+    // Replay up to the first illegal move or the first end the board shows by itself
+    // (checkmate, stalemate, fivefold repetition, seventy-five moves); the dead-position
+    // question (5.2.2) is then decided over the positions reached, from the last.
+    let texts: Vec<&str> = raw.moves().collect();
     let mut game = Game::new(start);
-    let mut ended: Option<(Outcome, usize)> = game.outcome().map(|o| (o, 0));
-    for (i, text) in tokens.iter().filter_map(|t| if let Token::Move(m) = t { Some(m) } else { None }).enumerate() {
-        let ply = i + 1;
-        if let Some((outcome, _)) = ended {
+    let mut positions = vec![start];
+    let mut illegal = None;
+    let mut board_end = board_ended(&game);
+    for (i, text) in texts.iter().enumerate() {
+        if board_end {
+            break;
+        }
+        match notation::parse_move(game.current(), text) {
+            Ok(m) if game.play(m).is_ok() => {
+                positions.push(*game.current());
+                board_end = board_ended(&game);
+            }
+            _ => {
+                illegal = Some(i);
+                break;
+            }
+        }
+    }
+    let end = match dead::first_dead_position(&positions) {
+        Some(i) => Some(i),
+        None if board_end => Some(positions.len() - 1),
+        None => None,
+    };
+    let ended = end.and_then(|at| {
+        let game = if at + 1 < positions.len() { replay(start, &game.moves()[..at]) } else { game.clone() };
+        game.outcome().map(|o| (o, at, game))
+    });
+    if let Some((outcome, at, game)) = ended {
+        if let Some(text) = texts.get(at) {
             let ex = explain(&game, text);
             let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, Lang::En)).collect();
             j.problems.push(Problem {
-                ply,
+                ply: at + 1,
                 code: ProblemCode::MoveAfterEnd,
                 rule: outcome_rule(outcome).to_string(),
                 text: format!("{text} was played after the end of the game. {}", reasons.join(" ")),
             });
-            break;
         }
-        match notation::parse_move(game.current(), text) {
-            Ok(m) => {
-                if game.play(m).is_err() {
-                    break; // parse_move returns legal moves only
-                }
-                if let Some(o) = game.outcome() {
-                    ended = Some((o, ply));
-                }
-            }
-            Err(_) => {
-                let ex = explain(&game, text);
-                let rule = ex.reasons.first().map_or("", |r| r.rule()).to_string();
-                let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, Lang::En)).collect();
-                let mover = if game.current().side_to_move() == Color::White { "White" } else { "Black" };
-                j.problems.push(Problem {
-                    ply,
-                    code: ProblemCode::IllegalMove,
-                    rule,
-                    text: format!("{mover}'s move {text} is illegal. {}", reasons.join(" ")),
-                });
-                return j; // the Laws cannot tell how a game with an illegal move ends
-            }
-        }
-    }
-    let plies = game.moves().len();
-    if let Some((outcome, ply)) = ended {
         let laws = outcome.result();
         j.laws_result = Some(laws.to_string());
         if j.result != "*" && j.result != laws {
             let note = outcome_note(outcome, game.current());
             j.problems.push(Problem {
-                ply,
+                ply: at,
                 code: ProblemCode::ResultContradictsLaws,
                 rule: outcome_rule(outcome).to_string(),
                 text: format!("Recorded {}, but the Laws give {laws}: {}", j.result, note_text(&note, Lang::En)),
@@ -165,6 +201,21 @@ pub fn judge(raw: &RawGame) -> Judgement {
         }
         return j;
     }
+    if let Some(i) = illegal {
+        let text = texts[i];
+        let ex = explain(&game, text);
+        let rule = ex.reasons.first().map_or("", |r| r.rule()).to_string();
+        let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, Lang::En)).collect();
+        let mover = if game.current().side_to_move() == Color::White { "White" } else { "Black" };
+        j.problems.push(Problem {
+            ply: i + 1,
+            code: ProblemCode::IllegalMove,
+            rule,
+            text: format!("{mover}'s move {text} is illegal. {}", reasons.join(" ")),
+        });
+        return j; // the Laws cannot tell how a game with an illegal move ends
+    }
+    let plies = game.moves().len();
     let loser = match j.result.as_str() {
         "1-0" => Color::Black,
         "0-1" => Color::White,
@@ -192,6 +243,21 @@ pub fn judge(raw: &RawGame) -> Judgement {
         });
     }
     j
+}
+
+/// The board alone has ended the game: checkmate, stalemate, fivefold repetition or
+/// seventy-five moves (which of them, or a dead position before, [`Game::outcome`] says).
+fn board_ended(game: &Game) -> bool {
+    board_outcome(game.current()).is_some() || game.repetitions() >= 5
+}
+
+/// The game of `moves` (legal) from `start`.
+fn replay(start: Position, moves: &[Move]) -> Game {
+    let mut game = Game::new(start);
+    for &m in moves {
+        let _ = game.play(m);
+    }
+    game
 }
 
 fn outcome_rule(o: Outcome) -> &'static str {
@@ -252,8 +318,14 @@ impl Judgement {
     }
 }
 
-/// Runs `arbiter referee`.
+/// Games read ahead of the one printed next: enough to keep every thread busy past a game
+/// whose dead-position question takes seconds, few enough to keep memory flat.
+const WINDOW: usize = 1024;
+
+/// Runs `arbiter referee`: the file is read on this thread, the games are judged on a thread
+/// pool, and each judgement is printed as soon as those before it are.
 pub fn run(args: RefereeArgs) -> ExitCode {
+    crate::chess::attacks::init();
     let file = match std::fs::File::open(&args.pgn) {
         Ok(f) => f,
         Err(e) => {
@@ -261,51 +333,112 @@ pub fn run(args: RefereeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut out = std::io::stdout().lock();
-    let mut games = 0usize;
-    let mut clean = 0usize;
-    let mut counts = [0usize; ProblemCode::ALL.len()];
-    for raw in PgnReader::new(BufReader::new(file)) {
-        games += 1;
-        let j = match raw {
-            Ok(raw) => judge(&raw),
-            Err(e) => Judgement {
-                game: games,
-                white: "?".into(),
-                black: "?".into(),
-                result: "*".into(),
-                laws_result: None,
-                problems: vec![Problem {
-                    ply: 0,
-                    code: ProblemCode::Unreadable,
-                    rule: String::new(),
-                    text: e.to_string(),
-                }],
-            },
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: cannot start threads: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut printer = Printer {
+        out: std::io::stdout().lock(),
+        json: args.json,
+        games: 0,
+        clean: 0,
+        counts: [0; ProblemCode::ALL.len()],
+        closed: false,
+    };
+    let (tx, rx) = mpsc::channel();
+    let mut waiting = BTreeMap::new();
+    let mut spawned = 0usize;
+    // Waits for the next game's judgement and prints it with any that follow it in order.
+    let print_next = |printer: &mut Printer<_>, waiting: &mut BTreeMap<usize, Judged>| -> bool {
+        while !waiting.contains_key(&(printer.games + 1)) {
+            let Ok((index, judged)) = rx.recv() else { return false };
+            waiting.insert(index, judged);
+        }
+        while let Some(judged) = waiting.remove(&(printer.games + 1)) {
+            match judged {
+                Ok(j) => printer.print(&j),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        true
+    };
+    let mut read_error = None;
+    for raw in PgnReader::new(BufReader::with_capacity(1 << 16, file)) {
+        let raw = match raw {
+            Ok(raw) => raw,
+            Err(e) => {
+                read_error = Some(e);
+                break;
+            }
         };
-        if j.problems.is_empty() {
-            clean += 1;
-        }
-        for p in &j.problems {
-            counts[ProblemCode::ALL.iter().position(|&c| c == p.code).unwrap_or(0)] += 1;
-        }
-        let lines = if args.json { vec![j.to_json()] } else { j.to_text() };
-        if lines.iter().try_for_each(|l| writeln!(out, "{l}")).is_err() {
+        while spawned - printer.games >= WINDOW && print_next(&mut printer, &mut waiting) {}
+        if printer.closed {
             return ExitCode::SUCCESS; // the reader went away
         }
-        if games.is_multiple_of(1000) {
-            eprintln!("{games} games judged");
-        }
+        spawned += 1;
+        let tx = tx.clone();
+        pool.spawn(move || {
+            let judged = std::panic::catch_unwind(|| judge(&raw));
+            let _ = tx.send((raw.index, judged));
+        });
     }
-    let summary = format!(
-        "Summary: {games} games, {clean} clean; illegal moves: {}, moves after the end: {}, results contradicting \
-         the Laws: {}, unreadable: {}",
-        counts[0], counts[1], counts[2], counts[3]
-    );
+    drop(tx);
+    while printer.games < spawned && !printer.closed && print_next(&mut printer, &mut waiting) {}
+    if printer.closed {
+        return ExitCode::SUCCESS; // the reader went away
+    }
+    if let Some(e) = read_error {
+        // What was read has been judged; no summary claims the whole file.
+        eprintln!("error: cannot read {}: {e}", args.pgn.display());
+        return ExitCode::from(2);
+    }
+    let summary = printer.summary();
     if args.json {
         eprintln!("{summary}");
     } else {
-        let _ = writeln!(out, "{summary}");
+        let _ = writeln!(printer.out, "{summary}");
     }
     ExitCode::SUCCESS
+}
+
+type Judged = std::thread::Result<Judgement>;
+
+/// Prints judgements in file order and keeps the tally.
+struct Printer<W: Write> {
+    out: W,
+    json: bool,
+    games: usize,
+    clean: usize,
+    counts: [usize; ProblemCode::ALL.len()],
+    /// The output was closed (e.g. `| head`): nothing more is written.
+    closed: bool,
+}
+
+impl<W: Write> Printer<W> {
+    fn print(&mut self, j: &Judgement) {
+        self.games += 1;
+        if j.problems.is_empty() {
+            self.clean += 1;
+        }
+        for p in &j.problems {
+            self.counts[ProblemCode::ALL.iter().position(|&c| c == p.code).unwrap_or(0)] += 1;
+        }
+        if !self.closed {
+            let lines = if self.json { vec![j.to_json()] } else { j.to_text() };
+            self.closed = lines.iter().try_for_each(|l| writeln!(self.out, "{l}")).is_err();
+        }
+        if self.games.is_multiple_of(1000) {
+            eprintln!("{} games judged", self.games);
+        }
+    }
+
+    fn summary(&self) -> String {
+        let counts: Vec<String> =
+            ProblemCode::ALL.iter().zip(self.counts).map(|(c, n)| format!("{}: {n}", c.summary_label())).collect();
+        format!("Summary: {} games, {} clean; {}", self.games, self.clean, counts.join(", "))
+    }
 }
