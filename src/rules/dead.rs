@@ -39,10 +39,24 @@ impl DeadReason {
 
 /// Dead position (5.2.2) as far as proved within the default budget, and why.
 pub fn dead_position(pos: &Position) -> Option<DeadReason> {
-    // Stop at the first player who can still mate (most positions: at once).
+    // Most positions: a helpmate at once. Otherwise stop at the first player who can still mate.
+    if helpmate_found_quickly(pos) {
+        return None;
+    }
     let white = unwinnable_reason(&unwinnable::decide(pos, Color::White, Budget::default()))?;
     let black = unwinnable_reason(&unwinnable::decide(pos, Color::Black, Budget::default()))?;
     Some(DeadReason { white, black })
+}
+
+/// Nodes per player for [`helpmate_found_quickly`]: the helpmate of most positions of real
+/// games is found within a few thousand.
+const PROBE: Budget = Budget(10_000);
+
+/// Either player's helpmate (or a mate on the board) is found within [`PROBE`] nodes: the
+/// position is not dead, however long the other player's decision would take (K+B against
+/// a queen and rooks: the queen's side mates at once, the bishop's needs a long search).
+fn helpmate_found_quickly(pos: &Position) -> bool {
+    Color::ALL.into_iter().any(|side| matches!(unwinnable::decide(pos, side, PROBE).verdict, Verdict::Winnable { .. }))
 }
 
 /// The first dead position (5.2.2) of a game, by index into `positions`: the game's positions
@@ -53,26 +67,21 @@ pub fn dead_position(pos: &Position) -> Option<DeadReason> {
 /// position is known to allow a checkmate (a helpmate by either player, or a mate on the
 /// board), so does every earlier one: the game's moves lead to it, the clock never reaching
 /// 150 half-moves on the way, so no sound decision calls an earlier one dead. So the
-/// positions are examined from the last one backwards, each first with a small budget for
-/// either player's helpmate, then as [`dead_position`] decides it, until one allows a mate.
-/// In most games the last position does.
+/// positions are examined from the last one backwards, as [`dead_position`] examines them,
+/// until one allows a mate. In most games the last position does.
 pub fn first_dead_position(positions: &[Position]) -> Option<usize> {
     let mut first = None;
     for (i, pos) in positions.iter().enumerate().rev() {
-        if !has_legal_move(pos) {
-            if pos.in_check() {
-                break; // a checkmate
-            }
+        if !has_legal_move(pos) && !pos.in_check() {
             continue; // stalemate: ended by the board, not dead
         }
-        let winnable = |side, budget| matches!(unwinnable::decide(pos, side, budget).verdict, Verdict::Winnable { .. });
-        if winnable(Color::White, PROBE) || winnable(Color::Black, PROBE) {
+        if helpmate_found_quickly(pos) {
             break;
         }
         let white = unwinnable::decide(pos, Color::White, Budget::default());
         match white.verdict {
             Verdict::Winnable { .. } => break,
-            Verdict::Undetermined => continue, // not dead
+            Verdict::Undetermined => continue, // not dead, and no mate known
             Verdict::Unwinnable { .. } => {}
         }
         let black = unwinnable::decide(pos, Color::Black, Budget::default());
@@ -85,10 +94,6 @@ pub fn first_dead_position(positions: &[Position]) -> Option<usize> {
     }
     first
 }
-
-/// Nodes per player for the first look at a position in [`first_dead_position`]: the
-/// helpmate of most positions of real games is found within a few thousand.
-const PROBE: Budget = Budget(10_000);
 
 /// Dead position from both players' decisions already made (White first).
 pub fn dead_from(decisions: &[Decision; 2]) -> Option<DeadReason> {
