@@ -387,13 +387,12 @@ fn is_result(t: &str) -> bool {
 pub struct PgnReader<R: std::io::BufRead> {
     input: R,
     lexer: Lexer,
-    started: bool,
     done: bool,
 }
 
 impl<R: std::io::BufRead> PgnReader<R> {
     pub fn new(input: R) -> PgnReader<R> {
-        PgnReader { input, lexer: Lexer::new(), started: false, done: false }
+        PgnReader { input, lexer: Lexer::new(), done: false }
     }
 }
 
@@ -421,12 +420,7 @@ impl<R: std::io::BufRead> Iterator for PgnReader<R> {
                 self.done = true;
                 continue;
             }
-            let mut bytes = buf;
-            if !self.started {
-                self.started = true;
-                bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-            }
-            for &b in bytes {
+            for &b in buf {
                 self.lexer.byte(b);
             }
             let n = buf.len();
@@ -468,6 +462,8 @@ struct Builder {
 }
 
 struct Lexer {
+    /// Bytes of a UTF-8 byte order mark read at the start (3 once past it, or if none).
+    bom: usize,
     mode: Mode,
     /// The current line (from 1).
     line: usize,
@@ -504,6 +500,7 @@ fn is_tag_name_char(b: u8) -> bool {
 impl Lexer {
     fn new() -> Lexer {
         Lexer {
+            bom: 0,
             mode: Mode::Between,
             line: 1,
             at_line_start: true,
@@ -521,6 +518,14 @@ impl Lexer {
     }
 
     fn byte(&mut self, b: u8) {
+        const BOM: &[u8] = b"\xEF\xBB\xBF";
+        if self.bom < BOM.len() {
+            if b == BOM[self.bom] {
+                self.bom += 1;
+                return;
+            }
+            self.bom = BOM.len(); // (a broken mark is dropped, as invalid UTF-8 would be)
+        }
         match self.mode {
             Mode::Between => self.between(b),
             Mode::Word => {
