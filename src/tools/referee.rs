@@ -1,4 +1,4 @@
-//! `arbiter referee GAMES.pgn [--json]`: the judge of finished games, for arbiters, teachers
+//! `arbiter referee GAMES.pgn [--json] [--threads N]`: the judge of finished games, for arbiters, teachers
 //! and game servers. Every game is replayed with the Laws; reported per game are the first
 //! illegal move (with the explain mode's reasons), a move played after the game had ended
 //! (checkmate, stalemate, dead position, fivefold repetition, seventy-five moves), and a
@@ -6,8 +6,10 @@
 //! board is read as a resignation (5.1.2) or, with `[Termination "time forfeit"]`, a flag fall
 //! (6.9), which stands unless the winner could not checkmate by any series of legal moves.
 //!
-//! The file is read one game at a time (constant memory); progress goes to stderr. Exit 0
-//! when the file was read, 2 when it cannot be opened.
+//! Games of other variants are not judged; a `Result` tag against the movetext's termination
+//! marker is reported. The file is read on one thread while the games are judged on all
+//! cores, a bounded number ahead of the one printed next: output in file order, memory flat.
+//! Progress goes to stderr. Exit 0 when the file was read, 2 when it cannot be opened or read.
 
 use crate::chess::{notation, Color, Move, Position};
 use crate::explain::{explain, json, note_text, reason_text, ruling_note, Lang, Note};
@@ -88,7 +90,7 @@ pub struct Problem {
     /// Half-move number from 1 (the move at fault, or the last move played for a result).
     pub ply: usize,
     pub code: ProblemCode,
-    /// The article (empty for an unreadable game).
+    /// The article (empty where none applies: unreadable text, another variant, a Result tag).
     pub rule: String,
     pub text: String,
 }
@@ -117,32 +119,33 @@ pub fn judge(raw: &RawGame) -> Judgement {
         laws_result: None,
         problems: Vec::new(),
     };
-    let not_judged = |j: &mut Judgement, code: ProblemCode, text: String| {
+    // A problem with the record as a whole (ply 0), not with a move.
+    let record_problem = |j: &mut Judgement, code: ProblemCode, text: String| {
         j.problems.push(Problem { ply: 0, code, rule: String::new(), text });
     };
     if let Some(e) = &raw.error {
-        not_judged(&mut j, ProblemCode::Unreadable, e.to_string());
+        record_problem(&mut j, ProblemCode::Unreadable, e.to_string());
         return j;
     }
     let start = match raw.start_position() {
         Ok(p) => p,
         Err(PgnError::Fen { error, .. }) => {
-            not_judged(&mut j, ProblemCode::Unreadable, format!("bad FEN tag: {error}"));
+            record_problem(&mut j, ProblemCode::Unreadable, format!("bad FEN tag: {error}"));
             return j;
         }
         Err(PgnError::Variant { name, .. }) => {
             let text = format!("Variant \"{name}\" is not played by the FIDE Laws of Chess: the game is not judged.");
-            not_judged(&mut j, ProblemCode::UnsupportedVariant, text);
+            record_problem(&mut j, ProblemCode::UnsupportedVariant, text);
             return j;
         }
         Err(e) => {
-            not_judged(&mut j, ProblemCode::Unreadable, e.to_string());
+            record_problem(&mut j, ProblemCode::Unreadable, e.to_string());
             return j;
         }
     };
     if let Some(tag) = raw.result_tag_mismatch() {
         let text = format!("The Result tag says \"{tag}\", the movetext ends with {}.", j.result);
-        not_judged(&mut j, ProblemCode::ResultTagMismatch, text);
+        record_problem(&mut j, ProblemCode::ResultTagMismatch, text);
     }
 
     // Replay up to the first illegal move or the first end the board shows by itself

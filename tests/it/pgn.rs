@@ -570,9 +570,8 @@ fn generated_files_read_as_written_and_as_python_chess_reads_them() {
         assert_eq!(ours(&crlf), mine, "seed {seed:#x}: CRLF line ends");
         // The input may arrive a byte at a time (a pipe): the same games.
         let whole: Vec<RawGame> = PgnReader::new(text.as_bytes()).map(|g| g.expect("read")).collect();
-        let bytewise: Vec<RawGame> = PgnReader::new(std::io::BufReader::with_capacity(1, text.as_bytes()))
-            .map(|g| g.expect("read"))
-            .collect();
+        let bytewise: Vec<RawGame> =
+            PgnReader::new(std::io::BufReader::with_capacity(1, text.as_bytes())).map(|g| g.expect("read")).collect();
         assert!(whole == bytewise, "seed {seed:#x}: read a byte at a time");
         let Some(theirs) = python(&format!("generated-{seed:x}"), &text) else { return };
         assert_eq!(theirs.len(), expected.len(), "seed {seed:#x}: python-chess's games");
