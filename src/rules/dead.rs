@@ -48,15 +48,21 @@ pub fn dead_position(pos: &Position) -> Option<DeadReason> {
     Some(DeadReason { white, black })
 }
 
-/// Nodes per player for [`helpmate_found_quickly`]: the helpmate of most positions of real
-/// games is found within a few thousand.
+/// Nodes per player for [`quick_helpmate`]: the helpmate of most positions of real games is
+/// found within a few thousand.
 const PROBE: Budget = Budget(10_000);
 
-/// Either player's helpmate (or a mate on the board) is found within [`PROBE`] nodes: the
-/// position is not dead, however long the other player's decision would take (K+B against
-/// a queen and rooks: the queen's side mates at once, the bishop's needs a long search).
+/// `side`'s helpmate (or its mate on the board) is found within [`PROBE`] nodes. Then the
+/// full decision for `side` is as quick, and small: it begins with the same searches.
+pub fn quick_helpmate(pos: &Position, side: Color) -> bool {
+    matches!(unwinnable::decide(pos, side, PROBE).verdict, Verdict::Winnable { .. })
+}
+
+/// Either player's helpmate is found quickly: the position is not dead, however long the
+/// other player's decision would take (K+B against a queen and rooks: the queen's side
+/// mates at once, the bishop's needs a long search).
 fn helpmate_found_quickly(pos: &Position) -> bool {
-    Color::ALL.into_iter().any(|side| matches!(unwinnable::decide(pos, side, PROBE).verdict, Verdict::Winnable { .. }))
+    Color::ALL.into_iter().any(|side| quick_helpmate(pos, side))
 }
 
 /// The first dead position (5.2.2) of a game, by index into `positions`: the game's positions

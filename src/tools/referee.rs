@@ -150,7 +150,7 @@ pub fn judge(raw: &RawGame) -> Judgement {
 
     // Replay up to the first illegal move or the first end the board shows by itself
     // (checkmate, stalemate, fivefold repetition, seventy-five moves); the dead-position
-    // question (5.2.2) is then decided over the positions reached, from the last.
+    // question (5.2.2) and a ruling are then decided in `conclude`.
     let texts: Vec<&str> = raw.moves().collect();
     let mut game = Game::new(start);
     let mut positions = vec![start];
@@ -171,17 +171,52 @@ pub fn judge(raw: &RawGame) -> Judgement {
             }
         }
     }
+    let replay = Replay { start, game, positions, illegal, board_end };
+    // Decisions that need long searches also need tens of megabytes: they run on one thread
+    // of their own, one at a time and always in the same memory, while the other threads go
+    // on with the common games, whose decisions are quick.
+    let last = replay.game.current();
+    let winner = match j.result.as_str() {
+        "1-0" if !board_end && illegal.is_none() => Some(Color::White),
+        "0-1" if !board_end && illegal.is_none() => Some(Color::Black),
+        _ => None,
+    };
+    let quick = Color::ALL.into_iter().any(|side| dead::quick_helpmate(last, side))
+        && winner.is_none_or(|w| dead::quick_helpmate(last, w));
+    match &*LONG_DECISIONS {
+        Some(pool) if !quick => pool.install(|| conclude(j, raw, &texts, replay)),
+        _ => conclude(j, raw, &texts, replay),
+    }
+}
+
+/// A game replayed up to its first illegal move or the first end shown by the board.
+struct Replay {
+    start: Position,
+    /// The game as far as it was replayed.
+    game: Game,
+    /// Its positions, the start first.
+    positions: Vec<Position>,
+    /// The index of the first illegal move text.
+    illegal: Option<usize>,
+    /// The last position is an end by the board.
+    board_end: bool,
+}
+
+/// The rest of [`judge`]: how the game ended (a dead position before the board's end), the
+/// move played after it or the illegal move, and the ruling on a decisive result.
+fn conclude(mut j: Judgement, raw: &RawGame, texts: &[&str], replay: Replay) -> Judgement {
+    let Replay { start, game, positions, illegal, board_end } = replay;
     let end = match dead::first_dead_position(&positions) {
         Some(i) => Some(i),
         None if board_end => Some(positions.len() - 1),
         None => None,
     };
     let ended = end.and_then(|at| {
-        let game = if at + 1 < positions.len() { replay(start, &game.moves()[..at]) } else { game.clone() };
+        let game = if at + 1 < positions.len() { replayed(start, &game.moves()[..at]) } else { game.clone() };
         game.outcome().map(|o| (o, at, game))
     });
     if let Some((outcome, at, game)) = ended {
-        if let Some(text) = texts.get(at) {
+        if let Some(&text) = texts.get(at) {
             let ex = explain(&game, text);
             let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, Lang::En)).collect();
             j.problems.push(Problem {
@@ -248,6 +283,11 @@ pub fn judge(raw: &RawGame) -> Judgement {
     j
 }
 
+/// The thread of decisions that need long searches (none if it cannot be started: then
+/// they run where they are asked).
+static LONG_DECISIONS: once_cell::sync::Lazy<Option<rayon::ThreadPool>> =
+    once_cell::sync::Lazy::new(|| rayon::ThreadPoolBuilder::new().num_threads(1).build().ok());
+
 /// The board alone has ended the game: checkmate, stalemate, fivefold repetition or
 /// seventy-five moves (which of them, or a dead position before, [`Game::outcome`] says).
 fn board_ended(game: &Game) -> bool {
@@ -255,7 +295,7 @@ fn board_ended(game: &Game) -> bool {
 }
 
 /// The game of `moves` (legal) from `start`.
-fn replay(start: Position, moves: &[Move]) -> Game {
+fn replayed(start: Position, moves: &[Move]) -> Game {
     let mut game = Game::new(start);
     for &m in moves {
         let _ = game.play(m);
