@@ -172,6 +172,7 @@ pub fn judge(raw: &RawGame) -> Judgement {
         }
     }
     let replay = Replay { start, game, positions, illegal, board_end };
+    let flag = raw.tag("Termination").is_some_and(|t| t.trim().eq_ignore_ascii_case("time forfeit"));
     // Decisions that need long searches also need tens of megabytes: they run on one thread
     // of their own, one at a time and always in the same memory, while the other threads go
     // on with the common games, whose decisions are quick.
@@ -183,9 +184,42 @@ pub fn judge(raw: &RawGame) -> Judgement {
     };
     let quick = Color::ALL.into_iter().any(|side| dead::quick_helpmate(last, side))
         && winner.is_none_or(|w| dead::quick_helpmate(last, w));
-    match &*LONG_DECISIONS {
-        Some(pool) if !quick => pool.install(|| conclude(j, raw, &texts, replay)),
-        _ => conclude(j, raw, &texts, replay),
+    if quick {
+        return conclude(j, &texts, flag, replay);
+    }
+    let texts: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
+    on_the_long_decisions_thread(move || conclude(j, &texts, flag, replay))
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+/// The thread that runs the jobs of [`on_the_long_decisions_thread`] (none if it cannot be
+/// started).
+static LONG_DECISIONS: once_cell::sync::Lazy<Option<mpsc::Sender<Job>>> = once_cell::sync::Lazy::new(|| {
+    let (tx, rx) = mpsc::channel::<Job>();
+    let thread =
+        std::thread::Builder::new().name("long decisions".into()).spawn(move || rx.into_iter().for_each(|job| job()));
+    thread.ok().map(|_| tx)
+});
+
+/// Runs `f` on the long decisions' thread and waits for it (runs it here if that thread
+/// cannot be had); a panic in `f` goes on here.
+fn on_the_long_decisions_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = mpsc::channel();
+    let job: Job = Box::new(move || {
+        let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
+    });
+    let unsent = match LONG_DECISIONS.as_ref() {
+        Some(queue) => queue.send(job).err().map(|mpsc::SendError(job)| job),
+        None => Some(job),
+    };
+    if let Some(job) = unsent {
+        job();
+    }
+    match rx.recv() {
+        Ok(Ok(v)) => v,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(_) => panic!("the long decisions' thread dropped a job"),
     }
 }
 
@@ -204,7 +238,7 @@ struct Replay {
 
 /// The rest of [`judge`]: how the game ended (a dead position before the board's end), the
 /// move played after it or the illegal move, and the ruling on a decisive result.
-fn conclude(mut j: Judgement, raw: &RawGame, texts: &[&str], replay: Replay) -> Judgement {
+fn conclude<S: AsRef<str>>(mut j: Judgement, texts: &[S], flag: bool, replay: Replay) -> Judgement {
     let Replay { start, game, positions, illegal, board_end } = replay;
     let end = match dead::first_dead_position(&positions) {
         Some(i) => Some(i),
@@ -216,7 +250,7 @@ fn conclude(mut j: Judgement, raw: &RawGame, texts: &[&str], replay: Replay) -> 
         game.outcome().map(|o| (o, at, game))
     });
     if let Some((outcome, at, game)) = ended {
-        if let Some(&text) = texts.get(at) {
+        if let Some(text) = texts.get(at).map(AsRef::as_ref) {
             let ex = explain(&game, text);
             let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, Lang::En)).collect();
             j.problems.push(Problem {
@@ -240,7 +274,7 @@ fn conclude(mut j: Judgement, raw: &RawGame, texts: &[&str], replay: Replay) -> 
         return j;
     }
     if let Some(i) = illegal {
-        let text = texts[i];
+        let text = texts[i].as_ref();
         let ex = explain(&game, text);
         let rule = ex.reasons.first().map_or("", |r| r.rule()).to_string();
         let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, Lang::En)).collect();
@@ -263,7 +297,6 @@ fn conclude(mut j: Judgement, raw: &RawGame, texts: &[&str], replay: Replay) -> 
         }
         _ => return j, // unfinished
     };
-    let flag = raw.tag("Termination").is_some_and(|t| t.trim().eq_ignore_ascii_case("time forfeit"));
     let ruling = if flag { game.flag_fall(loser) } else { game.resign(loser) };
     j.laws_result = Some(ruling.result().to_string());
     if ruling.drawn_by_unwinnability() {
@@ -282,11 +315,6 @@ fn conclude(mut j: Judgement, raw: &RawGame, texts: &[&str], replay: Replay) -> 
     }
     j
 }
-
-/// The thread of decisions that need long searches (none if it cannot be started: then
-/// they run where they are asked).
-static LONG_DECISIONS: once_cell::sync::Lazy<Option<rayon::ThreadPool>> =
-    once_cell::sync::Lazy::new(|| rayon::ThreadPoolBuilder::new().num_threads(1).build().ok());
 
 /// The board alone has ended the game: checkmate, stalemate, fivefold repetition or
 /// seventy-five moves (which of them, or a dead position before, [`Game::outcome`] says).

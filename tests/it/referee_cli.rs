@@ -209,3 +209,20 @@ fn variants_and_result_tags() {
     assert!(err.contains("other variants: 2, result tags contradicting the movetext: 1"), "{err}");
     let _ = std::fs::remove_file(path);
 }
+
+/// Games whose last position needs the long-decision thread (a stalemate: no helpmate there),
+/// thousands of them on two threads: every game judged, in order (handing them over once
+/// nested waits on a worker's stack until it overflowed).
+#[test]
+fn many_games_for_the_long_decision_thread() {
+    let game = "[Event \"Loyd\"]\n[Result \"1/2-1/2\"]\n\n1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 \
+                6. Qxd7+ Kf7 7. Qxb7 Qd3 8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6 1/2-1/2\n\n";
+    let path = pgn_file("stalemates", &game.repeat(3000));
+    let (code, out, err) = referee(&[&path.to_string_lossy(), "--threads", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("Game ")).collect();
+    assert_eq!(games.len(), 3000);
+    assert_eq!(games[2999], "Game 3000 (? - ?): 1/2-1/2: clean");
+    assert!(out.contains("Summary: 3000 games, 3000 clean"), "{out}");
+    let _ = std::fs::remove_file(path);
+}
