@@ -480,6 +480,8 @@ struct Lexer {
     /// The line a brace comment began on.
     brace_line: usize,
     game: Option<Builder>,
+    /// The line of the termination marker that ended the last game.
+    marker_line: Option<usize>,
     games: usize,
     ready: std::collections::VecDeque<RawGame>,
 }
@@ -512,6 +514,7 @@ impl Lexer {
             variation_line: 0,
             brace_line: 0,
             game: None,
+            marker_line: None,
             games: 0,
             ready: std::collections::VecDeque::new(),
         }
@@ -612,11 +615,16 @@ impl Lexer {
         }
         let word = String::from_utf8_lossy(&self.buf).into_owned();
         if is_result(&word) {
-            // A stray marker after a game's end starts no game.
-            if let Some(g) = &mut self.game {
-                g.game.termination = Some(if word == "½-½" { "1/2-1/2".to_string() } else { word });
-                self.close_game();
+            // A marker on the line where the last game ended is a stray repeat of it (as
+            // python-chess reads it); elsewhere, with no game open, it is a game of its own
+            // without tags or moves (import format allows one).
+            if self.game.is_none() && self.marker_line == Some(self.line) {
+                return;
             }
+            let line = self.line;
+            self.open_game().game.termination = Some(if word == "½-½" { "1/2-1/2".to_string() } else { word });
+            self.close_game();
+            self.marker_line = Some(line);
             return;
         }
         // A move number ("12", "12.", "12...", "12.e4"); "0-0" is castling, not a number.
