@@ -6,14 +6,21 @@ material, seventy-five moves, fivefold repetition).
     python3 scripts/referee_baseline.py games.pgn
 
 Prints the games, plies and games that ended on the board, and the seconds taken.
+
+    python3 scripts/referee_baseline.py --random 2000 --seed 1 > random.pgn
+
+writes N random-play games instead (uniform random legal moves until the board ends the game).
 """
+import argparse
+import random
 import sys
 import time
 
+import chess
 import chess.pgn
 
 
-def main(path):
+def replay(path):
     start = time.perf_counter()
     games = plies = over = 0
     with open(path, encoding="utf-8-sig") as f:
@@ -31,7 +38,31 @@ def main(path):
           f"{games / seconds:.1f} games/s")
 
 
+def random_games(count, seed):
+    rng = random.Random(seed)
+    for i in range(count):
+        board = chess.Board()
+        while not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+        game = chess.pgn.Game.from_board(board)
+        game.headers["Event"] = "random play"
+        game.headers["Round"] = str(i + 1)
+        print(game, end="\n\n")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("pgn", nargs="?", help="the PGN file to replay")
+    p.add_argument("--random", type=int, metavar="N", help="write N random-play games to stdout")
+    p.add_argument("--seed", type=int, default=1)
+    a = p.parse_args()
+    if a.random is not None:
+        random_games(a.random, a.seed)
+    elif a.pgn:
+        replay(a.pgn)
+    else:
+        p.error("a PGN file or --random N")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    main(sys.argv[1])
+    main()
