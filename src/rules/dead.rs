@@ -10,7 +10,7 @@
 
 use super::unwinnable::{self, Budget, Decision, Reason, Verdict};
 use crate::chess::attacks::king_attacks;
-use crate::chess::movegen::legal_moves;
+use crate::chess::movegen::{has_legal_move, legal_moves};
 use crate::chess::{Bitboard, Color, PieceType, Position};
 
 /// Why a position is dead (5.2.2): each player's proof that it can never checkmate.
@@ -39,10 +39,66 @@ impl DeadReason {
 
 /// Dead position (5.2.2) as far as proved within the default budget, and why.
 pub fn dead_position(pos: &Position) -> Option<DeadReason> {
-    // Stop at the first player who can still mate (most positions: at once).
+    // Most positions: a helpmate at once. Otherwise stop at the first player who can still mate.
+    if helpmate_found_quickly(pos) {
+        return None;
+    }
     let white = unwinnable_reason(&unwinnable::decide(pos, Color::White, Budget::default()))?;
     let black = unwinnable_reason(&unwinnable::decide(pos, Color::Black, Budget::default()))?;
     Some(DeadReason { white, black })
+}
+
+/// Nodes per player for [`quick_helpmate`]: the helpmate of most positions of real games is
+/// found within a few thousand.
+const PROBE: Budget = Budget(10_000);
+
+/// `side`'s helpmate (or its mate on the board) is found within [`PROBE`] nodes. Then the
+/// full decision for `side` is as quick, and small: it begins with the same searches.
+pub fn quick_helpmate(pos: &Position, side: Color) -> bool {
+    matches!(unwinnable::decide(pos, side, PROBE).verdict, Verdict::Winnable { .. })
+}
+
+/// Either player's helpmate is found quickly: the position is not dead, however long the
+/// other player's decision would take (K+B against a queen and rooks: the queen's side
+/// mates at once, the bishop's needs a long search).
+fn helpmate_found_quickly(pos: &Position) -> bool {
+    Color::ALL.into_iter().any(|side| quick_helpmate(pos, side))
+}
+
+/// The first dead position (5.2.2) of a game, by index into `positions`: the game's positions
+/// in order, each reached by a legal move from the one before, none of them but the last
+/// ended by the board (checkmate, stalemate, seventy-five moves). `None` when none is dead.
+///
+/// The same answers as [`dead_position`] on every position, with far fewer decisions. Once a
+/// position is known to allow a checkmate (a helpmate by either player, or a mate on the
+/// board), so does every earlier one: the game's moves lead to it, the clock never reaching
+/// 150 half-moves on the way, so no sound decision calls an earlier one dead. So the
+/// positions are examined from the last one backwards, as [`dead_position`] examines them,
+/// until one allows a mate. In most games the last position does.
+pub fn first_dead_position(positions: &[Position]) -> Option<usize> {
+    let mut first = None;
+    for (i, pos) in positions.iter().enumerate().rev() {
+        if !has_legal_move(pos) && !pos.in_check() {
+            continue; // stalemate: ended by the board, not dead
+        }
+        if helpmate_found_quickly(pos) {
+            break;
+        }
+        let white = unwinnable::decide(pos, Color::White, Budget::default());
+        match white.verdict {
+            Verdict::Winnable { .. } => break,
+            Verdict::Undetermined => continue, // not dead, and no mate known
+            Verdict::Unwinnable { .. } => {}
+        }
+        let black = unwinnable::decide(pos, Color::Black, Budget::default());
+        if matches!(black.verdict, Verdict::Winnable { .. }) {
+            break;
+        }
+        if dead_from(&[white, black]).is_some() {
+            first = Some(i);
+        }
+    }
+    first
 }
 
 /// Dead position from both players' decisions already made (White first).
@@ -199,5 +255,40 @@ mod tests {
             assert!(frozen_pawn_wall(&pos), "{fen}");
             assert!(dead_position(&pos).is_some(), "{fen}");
         }
+    }
+
+    /// Random games through positions that die on the way (a capture leaving too little, a
+    /// wall closing, the clock running out): [`first_dead_position`] finds the position
+    /// [`dead_position`] finds first when asked about every position in turn.
+    #[test]
+    fn the_first_dead_position_is_the_first_that_dead_position_finds() {
+        crate::chess::attacks::init();
+        let starts = [
+            "4k3/8/8/8/8/8/3n4/R3K3 w - - 0 1",
+            "4k3/8/8/3n4/8/8/8/4KB2 b - - 0 1",
+            "8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/7P/8 w - - 0 1",
+            "8/8/3k4/p1p1p1p1/P1P1P1P1/3K4/8/8 w - - 0 1",
+            "8/8/4k3/8/8/8/8/Q3K3 w - - 144 100",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut dead_found = 0;
+        for fen in starts {
+            for _ in 0..3 {
+                let mut pos = Position::from_fen(fen).expect("test FEN");
+                let mut positions = vec![pos];
+                while positions.len() < 40 && crate::rules::referee::board_outcome(&pos).is_none() {
+                    let moves = legal_moves(&pos);
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos = pos.make_move(moves.iter().copied().nth(seed as usize % moves.len()).expect("a move"));
+                    positions.push(pos);
+                }
+                let expected = positions.iter().position(|p| has_legal_move(p) && dead_position(p).is_some());
+                assert_eq!(first_dead_position(&positions), expected, "from {fen}");
+                dead_found += usize::from(expected.is_some_and(|i| i > 0));
+            }
+        }
+        assert!(dead_found >= 4, "only {dead_found} games died on the way");
     }
 }

@@ -1,8 +1,7 @@
 //! PGN: writing a game (seven-tag roster, `Variant "Chess960"`, `SetUp`/`FEN` for other start
-//! positions, any extra tags, per-move comments, lines of at most 80 characters) and reading PGN back
-//! (tags, comments `{..}` and `;..`, NAGs, `!?`-style annotations, nested variations,
-//! move numbers, results, several games per file). [`PgnReader`] splits a stream into
-//! games one at a time, so a file of any size is read in constant memory.
+//! positions, any extra tags, per-move comments, lines of at most 80 characters) and reading PGN
+//! back in export or import format ([`PgnReader`], a tokenizer that splits a stream into games
+//! one at a time, so a file of any size is read in memory bounded by its largest game).
 
 use crate::chess::notation::{self, SanError};
 use crate::chess::{FenError, Move, Position, STARTPOS_FEN};
@@ -29,25 +28,49 @@ pub struct PgnGame {
 /// What went wrong reading or writing PGN.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PgnError {
+    /// The input could not be read.
+    Read(String),
     /// The `FEN` tag (or `start_fen`) is not a valid position.
     Fen { game: usize, error: FenError },
     /// A move token is not a legal move in its position.
     Move { game: usize, ply: usize, token: String, error: SanError },
-    /// A tag line is broken (`[Name "value"]` expected).
-    Tag { game: usize, line: String },
-    /// A `(` without `)`, `{` without `}`, or a `)` or `}` without its opening bracket.
-    Unbalanced { game: usize, what: char },
+    /// A tag is broken (`[Name "value"]` expected); `line` counts from 1.
+    Tag { game: usize, line: usize, text: String },
+    /// A `(` without `)`, `{` without `}`, or a `)`, `}` or `]` without its opening bracket.
+    Unbalanced { game: usize, line: usize, what: char },
+    /// The `Variant` tag names other rules than chess or Chess960.
+    Variant { game: usize, name: String },
+}
+
+impl PgnError {
+    /// Sets the game number (the tokenizer knows it only when the game ends).
+    fn set_game(&mut self, n: usize) {
+        match self {
+            PgnError::Read(_) => {}
+            PgnError::Fen { game, .. }
+            | PgnError::Move { game, .. }
+            | PgnError::Tag { game, .. }
+            | PgnError::Unbalanced { game, .. }
+            | PgnError::Variant { game, .. } => *game = n,
+        }
+    }
 }
 
 impl fmt::Display for PgnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            PgnError::Read(e) => write!(f, "cannot read the PGN: {e}"),
             PgnError::Fen { game, error } => write!(f, "game {game}: bad FEN tag: {error}"),
             PgnError::Move { game, ply, token, error } => {
                 write!(f, "game {game}, half-move {ply}: '{token}': {error}")
             }
-            PgnError::Tag { game, line } => write!(f, "game {game}: malformed tag line: {line}"),
-            PgnError::Unbalanced { game, what } => write!(f, "game {game}: unbalanced '{what}' in the movetext"),
+            PgnError::Tag { game, line, text } => write!(f, "game {game}, line {line}: malformed tag: {text}"),
+            PgnError::Unbalanced { game, line, what } => {
+                write!(f, "game {game}, line {line}: unbalanced '{what}' in the movetext")
+            }
+            PgnError::Variant { game, name } => {
+                write!(f, "game {game}: variant '{name}' is not supported (the FIDE Laws of chess and Chess960 only)")
+            }
         }
     }
 }
@@ -70,7 +93,7 @@ impl PgnGame {
 
     /// A Chess960 game: the `Variant` tag says so (`Chess960`, Cute Chess's `fischerandom`, ...).
     pub fn is_chess960(&self) -> bool {
-        self.tag("Variant").is_some_and(is_chess960_variant)
+        Variant::of_tag(self.tag("Variant")) == Variant::Chess960
     }
 
     /// The start position (in Chess960 mode for a Chess960 game).
@@ -84,12 +107,6 @@ impl PgnGame {
         }
         Ok(pos)
     }
-}
-
-/// The `Variant` tag values that name Chess960 (as python-chess and Cute Chess write them).
-fn is_chess960_variant(v: &str) -> bool {
-    let v: String = v.chars().filter(|c| !c.is_whitespace() && *c != '-').collect::<String>().to_ascii_lowercase();
-    matches!(v.as_str(), "chess960" | "960" | "fischerandom" | "fischerrandom" | "frc")
 }
 
 fn escape_tag(v: &str) -> String {
@@ -188,27 +205,68 @@ pub fn write_pgn(game: &PgnGame) -> Result<String, PgnError> {
 }
 
 /// Reads every game of a PGN text. Comments, NAGs, annotation marks and variations are
-/// skipped; comments directly after a main-line move are kept in `comments`.
+/// skipped; comments directly after a main-line move are kept in `comments`. The first game
+/// that cannot be read (its text, a move, its FEN, another variant) is the error.
 pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
-    PgnReader::new(text.as_bytes()).map(|raw| raw.and_then(|r| r.parse())).collect()
+    PgnReader::new(text.as_bytes())
+        .map(|raw| raw.map_err(|e| PgnError::Read(e.to_string())).and_then(RawGame::parse))
+        .collect()
 }
 
-/// One game as it stands in a PGN file: its tags and its movetext, not yet played out.
+/// The rules a game's `Variant` tag names.
 #[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// No tag, or a name of standard chess (`Standard`, `From Position`, ...).
+    Standard,
+    /// Chess960 (`Chess960`, `Chess 960`, `Fischerandom`, `Fischer Random`, ...).
+    Chess960,
+    /// Anything else (Crazyhouse, Atomic, Antichess, Three-check, ...): not the FIDE Laws.
+    Other(String),
+}
+
+impl Variant {
+    /// The variant a `Variant` tag value names (case, blanks, `-` and `_` ignored).
+    pub fn of_tag(tag: Option<&str>) -> Variant {
+        let Some(value) = tag else { return Variant::Standard };
+        let name: String = value
+            .chars()
+            .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '_'))
+            .collect::<String>()
+            .to_ascii_lowercase();
+        match name.as_str() {
+            // python-chess's names of chess.Board, and Lichess's "From Position".
+            "" | "standard" | "chess" | "classical" | "normal" | "fromposition" => Variant::Standard,
+            // python-chess's and Cute Chess's names of Chess960, and the common short ones.
+            "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "frc" => Variant::Chess960,
+            _ => Variant::Other(value.to_string()),
+        }
+    }
+}
+
+/// One game as it stands in a PGN file: its tags and its main line as written, not yet
+/// played out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RawGame {
     /// 1-based position of the game in the file.
     pub index: usize,
+    /// The line of the file the game starts on (from 1).
+    pub line: usize,
+    /// Tags in file order (a repeated tag keeps its last value, in its first place).
     pub tags: Vec<(String, String)>,
-    pub movetext: String,
+    /// The main line's moves as written (move numbers, NAGs and `!?` marks gone) and the
+    /// brace comments between them; variations are skipped.
+    pub movetext: Vec<Token>,
+    /// The game termination marker ending the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub termination: Option<String>,
+    /// The first thing in the game's text that could not be read.
+    pub error: Option<PgnError>,
 }
 
-/// What the movetext holds, in order: main-line moves as written (move numbers, `!?` marks
-/// and NAGs gone), the comments after them, and the result.
+/// A main-line element of the movetext.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Token {
     Move(String),
     Comment(String),
-    Result(String),
 }
 
 impl RawGame {
@@ -217,19 +275,62 @@ impl RawGame {
         self.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
 
-    /// The main line's tokens (variations skipped).
-    pub fn tokens(&self) -> Result<Vec<Token>, PgnError> {
-        movetext_tokens(self.index, &self.movetext)
+    /// The main line's moves as written.
+    pub fn moves(&self) -> impl Iterator<Item = &str> {
+        self.movetext.iter().filter_map(|t| if let Token::Move(m) = t { Some(m.as_str()) } else { None })
+    }
+
+    /// The recorded result: the movetext's termination marker, else the `Result` tag (`*`
+    /// when neither gives one).
+    pub fn result(&self) -> String {
+        match &self.termination {
+            Some(r) => r.clone(),
+            None => tag_result(self.tag("Result")),
+        }
+    }
+
+    /// The `Result` tag when it names another result than the termination marker (both
+    /// present): the record contradicts itself.
+    pub fn result_tag_mismatch(&self) -> Option<&str> {
+        let tag = self.tag("Result")?;
+        let marker = self.termination.as_deref()?;
+        (tag_result(Some(tag)) != marker || !is_result(tag)).then_some(tag)
+    }
+
+    /// The rules the `Variant` tag names.
+    pub fn variant(&self) -> Variant {
+        Variant::of_tag(self.tag("Variant"))
+    }
+
+    /// The start position: the `FEN` tag or the standard one, in Chess960 mode for a Chess960
+    /// game. Games of other variants are refused.
+    pub fn start_position(&self) -> Result<Position, PgnError> {
+        let chess960 = match self.variant() {
+            Variant::Standard => false,
+            Variant::Chess960 => true,
+            Variant::Other(name) => return Err(PgnError::Variant { game: self.index, name }),
+        };
+        let mut pos = match self.tag("FEN") {
+            Some(f) => Position::from_fen(f).map_err(|error| PgnError::Fen { game: self.index, error })?,
+            None => Position::startpos(),
+        };
+        if chess960 {
+            pos.set_chess960(true);
+        }
+        Ok(pos)
     }
 
     /// The game with every move played out; the first illegal move is an error.
     pub fn parse(self) -> Result<PgnGame, PgnError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
         let index = self.index;
-        let tokens = self.tokens()?;
+        let mut pos = self.start_position()?;
+        let result = self.result();
         let start_fen = self.tag("FEN").map(str::to_string);
-        let mut game = PgnGame { tags: self.tags, start_fen, ..PgnGame::default() };
-        let mut pos = game.start_position().map_err(|error| PgnError::Fen { game: index, error })?;
-        for t in tokens {
+        let mut game = PgnGame { tags: self.tags, start_fen, result, ..PgnGame::default() };
+        for t in self.movetext {
             match t {
                 Token::Move(token) => {
                     let m = notation::parse_san(&pos, &token).map_err(|error| PgnError::Move {
@@ -252,13 +353,9 @@ impl RawGame {
                         });
                     }
                 }
-                Token::Result(r) => game.result = r,
             }
         }
         game.comments.resize(game.moves.len(), None);
-        if game.result.is_empty() {
-            game.result = tag_result(game.tag("Result"));
-        }
         Ok(game)
     }
 }
@@ -272,209 +369,414 @@ pub fn tag_result(tag: Option<&str>) -> String {
     }
 }
 
-/// Splits a PGN stream into games, one at a time (constant memory for any file size).
-/// Invalid UTF-8 is read leniently; a line starting with `%` is skipped (PGN standard 6).
-pub struct PgnReader<R: std::io::BufRead> {
-    input: R,
-    peeked: Option<String>,
-    games: usize,
-}
-
-impl<R: std::io::BufRead> PgnReader<R> {
-    pub fn new(input: R) -> PgnReader<R> {
-        PgnReader { input, peeked: None, games: 0 }
-    }
-
-    fn peek(&mut self) -> Option<&str> {
-        if self.peeked.is_none() {
-            let mut buf = Vec::new();
-            match self.input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => return None,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buf);
-                    self.peeked = Some(line.trim_end_matches(['\n', '\r']).to_string());
-                }
-            }
-        }
-        self.peeked.as_deref()
-    }
-
-    fn take(&mut self) -> Option<String> {
-        self.peek();
-        self.peeked.take()
-    }
-}
-
-impl<R: std::io::BufRead> Iterator for PgnReader<R> {
-    type Item = Result<RawGame, PgnError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            let index = self.games + 1;
-            // Tag section.
-            let mut tags = Vec::new();
-            while let Some(l) = self.peek() {
-                let t = l.trim();
-                if t.is_empty() || l.starts_with('%') {
-                    self.take();
-                    continue;
-                }
-                if !t.starts_with('[') {
-                    break;
-                }
-                let t = t.to_string();
-                self.take();
-                match parse_tag(&t) {
-                    Some(tag) => tags.push(tag),
-                    None => {
-                        self.games += 1;
-                        self.skip_movetext();
-                        return Some(Err(PgnError::Tag { game: index, line: t }));
-                    }
-                }
-            }
-            // Movetext: up to the next tag line that follows it, or the end.
-            let mut movetext = String::new();
-            let mut in_brace = false;
-            while let Some(l) = self.peek() {
-                if !in_brace && l.trim_start().starts_with('[') {
-                    break;
-                }
-                let Some(l) = self.take() else { break };
-                if l.starts_with('%') {
-                    continue;
-                }
-                // An open brace comment may span lines: a '[' inside it is not a tag.
-                for c in l.chars() {
-                    match c {
-                        '{' => in_brace = true,
-                        '}' => in_brace = false,
-                        _ => {}
-                    }
-                }
-                movetext.push_str(&l);
-                movetext.push('\n');
-            }
-            if tags.is_empty() && movetext.trim().is_empty() {
-                self.peek()?;
-                continue;
-            }
-            self.games += 1;
-            return Some(Ok(RawGame { index, tags, movetext }));
-        }
-    }
-}
-
-impl<R: std::io::BufRead> PgnReader<R> {
-    /// Drops the rest of a game after a broken tag line.
-    fn skip_movetext(&mut self) {
-        while let Some(l) = self.peek() {
-            if l.trim_start().starts_with('[') {
-                return;
-            }
-            self.take();
-        }
-    }
-}
-
-fn parse_tag(line: &str) -> Option<(String, String)> {
-    let inner = line.strip_prefix('[')?.trim_end().strip_suffix(']')?.trim();
-    let (name, rest) = inner.split_once(char::is_whitespace)?;
-    let rest = rest.trim();
-    let value = rest.strip_prefix('"')?.strip_suffix('"')?;
-    let mut v = String::new();
-    let mut escaped = false;
-    for c in value.chars() {
-        if escaped {
-            v.push(c);
-            escaped = false;
-        } else if c == '\\' {
-            escaped = true;
-        } else {
-            v.push(c);
-        }
-    }
-    Some((name.to_string(), v))
-}
-
 fn is_result(t: &str) -> bool {
     matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½")
 }
 
-/// The main line of a movetext as tokens (variations and NAGs skipped, move numbers removed).
-fn movetext_tokens(index: usize, movetext: &str) -> Result<Vec<Token>, PgnError> {
-    let chars: Vec<char> = movetext.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut variation_depth = 0usize;
-    while i < chars.len() {
-        match chars[i] {
-            '{' => {
-                let start = i + 1;
-                while i < chars.len() && chars[i] != '}' {
-                    i += 1;
-                }
-                if i >= chars.len() {
-                    return Err(PgnError::Unbalanced { game: index, what: '{' });
-                }
-                if variation_depth == 0 {
-                    out.push(Token::Comment(chars[start..i].iter().collect::<String>().trim().to_string()));
-                }
-                i += 1;
+/// Splits a PGN stream into games, one at a time, in memory bounded by the largest game.
+///
+/// A tokenizer for export and import format (PGN standard, sections 7 and 8): tag pairs
+/// `[Name "value"]` with `\"` and `\\` escapes; brace comments `{...}` over any number of
+/// lines and rest-of-line comments `;...`, in which every character is text; escape lines
+/// (`%` in the first column); nested variations; NAGs `$n`, `!?`-style marks; move numbers
+/// `12.` and `12...`. A game ends with its termination marker in the main line, where a tag
+/// begins after its moves, at a blank line after its moves (as python-chess reads it), or at
+/// the end of the input; so games without tags (import format) are told apart. A UTF-8 byte
+/// order mark is skipped; invalid UTF-8 is read leniently. Text that cannot be read is the
+/// game's `error`, and reading goes on with the next game. `Err` is a read error of `input`.
+pub struct PgnReader<R: std::io::BufRead> {
+    input: R,
+    lexer: Lexer,
+    done: bool,
+}
+
+impl<R: std::io::BufRead> PgnReader<R> {
+    pub fn new(input: R) -> PgnReader<R> {
+        PgnReader { input, lexer: Lexer::new(), done: false }
+    }
+}
+
+impl<R: std::io::BufRead> Iterator for PgnReader<R> {
+    type Item = std::io::Result<RawGame>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(game) = self.lexer.ready.pop_front() {
+                return Some(Ok(game));
             }
-            ';' => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
+            if self.done {
+                return None;
             }
-            // A '}' outside a comment (it would otherwise end an empty token forever).
-            '}' => return Err(PgnError::Unbalanced { game: index, what: '}' }),
-            '(' => {
-                variation_depth += 1;
-                i += 1;
+            let buf = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            };
+            if buf.is_empty() {
+                self.lexer.finish();
+                self.done = true;
+                continue;
             }
-            ')' => {
-                if variation_depth == 0 {
-                    return Err(PgnError::Unbalanced { game: index, what: ')' });
-                }
-                variation_depth -= 1;
-                i += 1;
+            for &b in buf {
+                self.lexer.byte(b);
             }
-            c if c.is_whitespace() => i += 1,
-            _ => {
-                let start = i;
-                while i < chars.len() && !chars[i].is_whitespace() && !matches!(chars[i], '{' | '}' | '(' | ')' | ';') {
-                    i += 1;
-                }
-                let token: String = chars[start..i].iter().collect();
-                if variation_depth > 0 {
-                    continue;
-                }
-                if is_result(&token) {
-                    out.push(Token::Result(if token == "½-½" { "1/2-1/2".to_string() } else { token }));
-                    continue;
-                }
-                // NAGs, and an "e.p." written as its own word after an en-passant capture.
-                if token.starts_with('$') || matches!(token.as_str(), "e.p." | "ep" | "e.p") {
-                    continue;
-                }
-                // Strip a move number ("12." / "12..." / "12...e5").
-                let san = if token.starts_with(|c: char| c.is_ascii_digit()) && token.contains('.') {
-                    token.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.')
+            let n = buf.len();
+            self.input.consume(n);
+        }
+    }
+}
+
+/// What the tokenizer is in the middle of.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Mode {
+    #[default]
+    Between,
+    /// A symbol (move, move number, result, NAG), collected in `buf`.
+    Word,
+    /// A brace comment, collected in `buf`.
+    Brace,
+    /// The rest of the line is skipped: a `;` comment, a `%` escape line, a broken tag.
+    RestOfLine,
+    Tag(TagStep),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TagStep {
+    BeforeName,
+    Name,
+    BeforeValue,
+    Value,
+    Escape,
+    AfterValue,
+}
+
+/// The game being read.
+#[derive(Default)]
+struct Builder {
+    game: RawGame,
+    /// A move or a move number has been read: a tag or a blank line now ends the game.
+    moves_begun: bool,
+}
+
+struct Lexer {
+    /// Bytes of a UTF-8 byte order mark read at the start (3 once past it, or if none).
+    bom: usize,
+    mode: Mode,
+    /// The current line (from 1).
+    line: usize,
+    at_line_start: bool,
+    /// Nothing but blanks on this line so far (comments and escape lines are not blank).
+    line_blank: bool,
+    buf: Vec<u8>,
+    /// A tag's name, and the tag's text so far (for the error message).
+    tag_name: String,
+    tag_text: Vec<u8>,
+    /// Variation depth, and the line the outermost open variation began on.
+    depth: usize,
+    variation_line: usize,
+    /// The line a brace comment began on.
+    brace_line: usize,
+    game: Option<Builder>,
+    /// The line of the termination marker that ended the last game.
+    marker_line: Option<usize>,
+    games: usize,
+    ready: std::collections::VecDeque<RawGame>,
+}
+
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
+}
+
+/// Ends a symbol (besides blanks).
+fn is_delimiter(b: u8) -> bool {
+    is_blank(b) || matches!(b, b'\n' | b'{' | b'}' | b'(' | b')' | b';' | b'[' | b']' | b'$')
+}
+
+fn is_tag_name_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
+}
+
+impl Lexer {
+    fn new() -> Lexer {
+        Lexer {
+            bom: 0,
+            mode: Mode::Between,
+            line: 1,
+            at_line_start: true,
+            line_blank: true,
+            buf: Vec::new(),
+            tag_name: String::new(),
+            tag_text: Vec::new(),
+            depth: 0,
+            variation_line: 0,
+            brace_line: 0,
+            game: None,
+            marker_line: None,
+            games: 0,
+            ready: std::collections::VecDeque::new(),
+        }
+    }
+
+    fn byte(&mut self, b: u8) {
+        const BOM: &[u8] = b"\xEF\xBB\xBF";
+        if self.bom < BOM.len() {
+            if b == BOM[self.bom] {
+                self.bom += 1;
+                return;
+            }
+            self.bom = BOM.len(); // (a broken mark is dropped, as invalid UTF-8 would be)
+        }
+        match self.mode {
+            Mode::Between => self.between(b),
+            Mode::Word => {
+                if is_delimiter(b) {
+                    self.end_word();
+                    self.mode = Mode::Between;
+                    self.between(b);
                 } else {
-                    token.as_str()
-                };
-                if san.is_empty() || san.chars().all(|c| matches!(c, '!' | '?')) {
-                    continue;
+                    self.buf.push(b);
                 }
-                out.push(Token::Move(san.to_string()));
+            }
+            Mode::Brace => match b {
+                b'}' => {
+                    self.end_comment();
+                    self.mode = Mode::Between;
+                }
+                b'\n' => {
+                    self.line += 1;
+                    self.buf.push(b);
+                }
+                _ => self.buf.push(b),
+            },
+            Mode::RestOfLine => {
+                if b == b'\n' {
+                    self.mode = Mode::Between;
+                    self.between(b);
+                }
+            }
+            Mode::Tag(step) => self.tag_byte(step, b),
+        }
+    }
+
+    fn between(&mut self, b: u8) {
+        let line_start = std::mem::replace(&mut self.at_line_start, false);
+        if b == b'\n' {
+            if self.line_blank {
+                self.blank_line();
+            }
+            self.line += 1;
+            self.at_line_start = true;
+            self.line_blank = true;
+            return;
+        }
+        if is_blank(b) {
+            return;
+        }
+        self.line_blank = false;
+        match b {
+            b'%' if line_start => self.mode = Mode::RestOfLine,
+            b'{' => {
+                self.buf.clear();
+                self.brace_line = self.line;
+                self.mode = Mode::Brace;
+            }
+            b';' => self.mode = Mode::RestOfLine,
+            b'[' => self.begin_tag(),
+            b'(' => {
+                self.open_game();
+                if self.depth == 0 {
+                    self.variation_line = self.line;
+                }
+                self.depth += 1;
+            }
+            b')' => {
+                if self.depth == 0 {
+                    self.error(PgnError::Unbalanced { game: 0, line: self.line, what: ')' });
+                } else {
+                    self.depth -= 1;
+                }
+            }
+            b'}' | b']' => self.error(PgnError::Unbalanced { game: 0, line: self.line, what: b as char }),
+            _ => {
+                self.buf.clear();
+                self.buf.push(b);
+                self.mode = Mode::Word;
             }
         }
     }
-    if variation_depth > 0 {
-        return Err(PgnError::Unbalanced { game: index, what: '(' });
+
+    /// A symbol has been read: a move, a move number, a result, a NAG or an annotation.
+    fn end_word(&mut self) {
+        if self.depth > 0 || self.buf.first() == Some(&b'$') {
+            return; // inside a variation, or a NAG
+        }
+        let word = String::from_utf8_lossy(&self.buf).into_owned();
+        if is_result(&word) {
+            // A marker on the line where the last game ended is a stray repeat of it (as
+            // python-chess reads it); elsewhere, with no game open, it is a game of its own
+            // without tags or moves (import format allows one).
+            if self.game.is_none() && self.marker_line == Some(self.line) {
+                return;
+            }
+            let line = self.line;
+            self.open_game().game.termination = Some(if word == "½-½" { "1/2-1/2".to_string() } else { word });
+            self.close_game();
+            self.marker_line = Some(line);
+            return;
+        }
+        // A move number ("12", "12.", "12...", "12.e4"); "0-0" is castling, not a number.
+        let after_digits = word.trim_start_matches(|c: char| c.is_ascii_digit());
+        let numbered = after_digits.len() < word.len() && (after_digits.is_empty() || after_digits.starts_with('.'));
+        let san = if numbered { after_digits.trim_start_matches('.') } else { word.as_str() };
+        let is_move = !san.is_empty()
+            && !san.chars().all(|c| matches!(c, '!' | '?' | '.'))
+            && !matches!(san, "e.p." | "ep" | "e.p");
+        if !numbered && !is_move {
+            return;
+        }
+        let game = self.open_game();
+        game.moves_begun = true;
+        if is_move {
+            game.game.movetext.push(Token::Move(san.to_string()));
+        }
     }
-    Ok(out)
+
+    fn end_comment(&mut self) {
+        if self.depth > 0 {
+            return;
+        }
+        if let Some(g) = &mut self.game {
+            let text = String::from_utf8_lossy(&self.buf).trim().to_string();
+            g.game.movetext.push(Token::Comment(text));
+        }
+    }
+
+    fn begin_tag(&mut self) {
+        // A tag after the moves (or inside a variation) begins the next game.
+        if self.game.as_ref().is_some_and(|g| g.moves_begun) || self.depth > 0 {
+            self.close_game();
+        }
+        self.open_game();
+        self.tag_name.clear();
+        self.buf.clear();
+        self.tag_text.clear();
+        self.tag_text.push(b'[');
+        self.mode = Mode::Tag(TagStep::BeforeName);
+    }
+
+    fn tag_byte(&mut self, step: TagStep, b: u8) {
+        if b != b'\n' {
+            self.tag_text.push(b);
+        }
+        let next = match (step, b) {
+            (TagStep::Value, b'\\') => TagStep::Escape,
+            (TagStep::Value, b'"') => TagStep::AfterValue,
+            (TagStep::Value | TagStep::Escape, b'\n') => return self.tag_error(b),
+            (TagStep::Value, _) => {
+                self.buf.push(b);
+                TagStep::Value
+            }
+            (TagStep::Escape, _) => {
+                // `\"` and `\\` are the escapes; any other backslash is kept as it stands.
+                if !matches!(b, b'"' | b'\\') {
+                    self.buf.push(b'\\');
+                }
+                self.buf.push(b);
+                TagStep::Value
+            }
+            (_, b'\n') => return self.tag_error(b),
+            (TagStep::BeforeName, b) if is_blank(b) => TagStep::BeforeName,
+            (TagStep::BeforeName | TagStep::Name, b) if is_tag_name_char(b) => {
+                self.tag_name.push(b as char);
+                TagStep::Name
+            }
+            (TagStep::Name | TagStep::BeforeValue, b) if is_blank(b) => TagStep::BeforeValue,
+            (TagStep::Name | TagStep::BeforeValue, b'"') => TagStep::Value,
+            (TagStep::AfterValue, b) if is_blank(b) => TagStep::AfterValue,
+            (TagStep::AfterValue, b']') => {
+                let value = String::from_utf8_lossy(&self.buf).into_owned();
+                let name = std::mem::take(&mut self.tag_name);
+                let tags = &mut self.open_game().game.tags;
+                match tags.iter_mut().find(|(k, _)| *k == name) {
+                    Some(t) => t.1 = value,
+                    None => tags.push((name, value)),
+                }
+                self.mode = Mode::Between;
+                return;
+            }
+            _ => return self.tag_error(b),
+        };
+        self.mode = Mode::Tag(next);
+    }
+
+    /// A broken tag: the game is unreadable; the rest of the line is skipped.
+    fn tag_error(&mut self, b: u8) {
+        let text = String::from_utf8_lossy(&self.tag_text).trim_end().to_string();
+        self.error(PgnError::Tag { game: 0, line: self.line, text });
+        self.mode = Mode::RestOfLine;
+        if b == b'\n' {
+            self.mode = Mode::Between;
+            self.between(b);
+        }
+    }
+
+    fn blank_line(&mut self) {
+        if self.game.as_ref().is_some_and(|g| g.moves_begun) {
+            self.close_game();
+        }
+    }
+
+    fn open_game(&mut self) -> &mut Builder {
+        let line = self.line;
+        self.game.get_or_insert_with(|| Builder { game: RawGame { line, ..RawGame::default() }, moves_begun: false })
+    }
+
+    /// Records the game's first error (opening a game for it if none is open).
+    fn error(&mut self, e: PgnError) {
+        let g = &mut self.open_game().game;
+        if g.error.is_none() {
+            g.error = Some(e);
+        }
+    }
+
+    fn close_game(&mut self) {
+        if self.depth > 0 {
+            self.depth = 0;
+            self.error(PgnError::Unbalanced { game: 0, line: self.variation_line, what: '(' });
+        }
+        let Some(Builder { mut game, .. }) = self.game.take() else { return };
+        let empty = game.tags.is_empty()
+            && !game.movetext.iter().any(|t| matches!(t, Token::Move(_)))
+            && game.termination.is_none()
+            && game.error.is_none();
+        if empty {
+            return;
+        }
+        self.games += 1;
+        game.index = self.games;
+        if let Some(e) = &mut game.error {
+            e.set_game(self.games);
+        }
+        self.ready.push_back(game);
+    }
+
+    /// The end of the input.
+    fn finish(&mut self) {
+        match self.mode {
+            Mode::Word => self.end_word(),
+            Mode::Brace => {
+                let line = self.brace_line;
+                self.error(PgnError::Unbalanced { game: 0, line, what: '{' })
+            }
+            Mode::Tag(_) => self.tag_error(b' '),
+            Mode::Between | Mode::RestOfLine => {}
+        }
+        self.mode = Mode::Between;
+        self.close_game();
+    }
 }
 
 impl PgnGame {

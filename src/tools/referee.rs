@@ -1,4 +1,4 @@
-//! `arbiter referee GAMES.pgn [--json]`: the judge of finished games, for arbiters, teachers
+//! `arbiter referee GAMES.pgn [--json] [--threads N]`: the judge of finished games, for arbiters, teachers
 //! and game servers. Every game is replayed with the Laws; reported per game are the first
 //! illegal move (with the explain mode's reasons), a move played after the game had ended
 //! (checkmate, stalemate, dead position, fivefold repetition, seventy-five moves), and a
@@ -6,16 +6,21 @@
 //! board is read as a resignation (5.1.2) or, with `[Termination "time forfeit"]`, a flag fall
 //! (6.9), which stands unless the winner could not checkmate by any series of legal moves.
 //!
-//! The file is read one game at a time (constant memory); progress goes to stderr. Exit 0
-//! when the file was read, 2 when it cannot be opened.
+//! Games of other variants are not judged; a `Result` tag against the movetext's termination
+//! marker is reported. The file is read on one thread while the games are judged on all
+//! cores, a bounded number ahead of the one printed next: output in file order, memory flat.
+//! Progress goes to stderr. Exit 0 when the file was read, 2 when it cannot be opened or read.
 
-use crate::chess::{notation, Color, Position};
+use crate::chess::{notation, Color, Move, Position};
 use crate::explain::{explain, json, note_text, reason_text, ruling_note, Lang, Note};
-use crate::rules::pgn::{tag_result, PgnReader, RawGame, Token};
-use crate::rules::{AutomaticDraw, Game, Outcome};
+use crate::rules::pgn::{PgnError, PgnReader, RawGame};
+use crate::rules::referee::board_outcome;
+use crate::rules::{dead, AutomaticDraw, Game, Outcome};
+use std::collections::BTreeMap;
 use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::mpsc;
 
 /// Arguments of `arbiter referee`.
 #[derive(clap::Args, Debug, Clone)]
@@ -26,6 +31,9 @@ pub struct RefereeArgs {
     /// One JSON object per game, in file order (the summary goes to stderr).
     #[arg(long)]
     pub json: bool,
+    /// Games judged at once (default: one per core); the output keeps the file's order.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 /// What can be wrong with a game.
@@ -36,14 +44,20 @@ pub enum ProblemCode {
     ResultContradictsLaws,
     /// The game's text cannot be read (broken tag, unbalanced brackets, bad FEN tag).
     Unreadable,
+    /// The `Variant` tag names other rules (Crazyhouse, Atomic, ...): the game is not judged.
+    UnsupportedVariant,
+    /// The `Result` tag and the movetext's termination marker disagree (the marker is taken).
+    ResultTagMismatch,
 }
 
 impl ProblemCode {
-    pub const ALL: [ProblemCode; 4] = [
+    pub const ALL: [ProblemCode; 6] = [
         ProblemCode::IllegalMove,
         ProblemCode::MoveAfterEnd,
         ProblemCode::ResultContradictsLaws,
         ProblemCode::Unreadable,
+        ProblemCode::UnsupportedVariant,
+        ProblemCode::ResultTagMismatch,
     ];
 
     pub fn code(self) -> &'static str {
@@ -52,6 +66,20 @@ impl ProblemCode {
             ProblemCode::MoveAfterEnd => "move_after_end",
             ProblemCode::ResultContradictsLaws => "result_contradicts_laws",
             ProblemCode::Unreadable => "unreadable",
+            ProblemCode::UnsupportedVariant => "unsupported_variant",
+            ProblemCode::ResultTagMismatch => "result_tag_mismatch",
+        }
+    }
+
+    /// How the summary line counts games with this problem.
+    fn summary_label(self) -> &'static str {
+        match self {
+            ProblemCode::IllegalMove => "illegal moves",
+            ProblemCode::MoveAfterEnd => "moves after the end",
+            ProblemCode::ResultContradictsLaws => "results contradicting the Laws",
+            ProblemCode::Unreadable => "unreadable",
+            ProblemCode::UnsupportedVariant => "other variants",
+            ProblemCode::ResultTagMismatch => "result tags contradicting the movetext",
         }
     }
 }
@@ -62,7 +90,7 @@ pub struct Problem {
     /// Half-move number from 1 (the move at fault, or the last move played for a result).
     pub ply: usize,
     pub code: ProblemCode,
-    /// The article (empty for an unreadable game).
+    /// The article (empty where none applies: unreadable text, another variant, a Result tag).
     pub rule: String,
     pub text: String,
 }
@@ -87,77 +115,157 @@ pub fn judge(raw: &RawGame) -> Judgement {
         game: raw.index,
         white: raw.tag("White").unwrap_or("?").to_string(),
         black: raw.tag("Black").unwrap_or("?").to_string(),
-        result: tag_result(raw.tag("Result")),
+        result: raw.result(),
         laws_result: None,
         problems: Vec::new(),
     };
-    let unreadable = |j: &mut Judgement, text: String| {
-        j.problems.push(Problem { ply: 0, code: ProblemCode::Unreadable, rule: String::new(), text });
+    // A problem with the record as a whole (ply 0), not with a move.
+    let record_problem = |j: &mut Judgement, code: ProblemCode, text: String| {
+        j.problems.push(Problem { ply: 0, code, rule: String::new(), text });
     };
-    let tokens = match raw.tokens() {
-        Ok(t) => t,
-        Err(e) => {
-            unreadable(&mut j, e.to_string());
-            return j;
-        }
-    };
-    let start = match raw.tag("FEN").map(Position::from_fen).unwrap_or_else(|| Ok(Position::startpos())) {
-        Ok(p) => p,
-        Err(e) => {
-            unreadable(&mut j, format!("bad FEN tag: {e}"));
-            return j;
-        }
-    };
-    if let Some(Token::Result(r)) = tokens.iter().rev().find(|t| matches!(t, Token::Result(_))) {
-        j.result = r.clone();
+    if let Some(e) = &raw.error {
+        record_problem(&mut j, ProblemCode::Unreadable, e.to_string());
+        return j;
     }
+    let start = match raw.start_position() {
+        Ok(p) => p,
+        Err(PgnError::Fen { error, .. }) => {
+            record_problem(&mut j, ProblemCode::Unreadable, format!("bad FEN tag: {error}"));
+            return j;
+        }
+        Err(PgnError::Variant { name, .. }) => {
+            let text = format!("Variant \"{name}\" is not played by the FIDE Laws of Chess: the game is not judged.");
+            record_problem(&mut j, ProblemCode::UnsupportedVariant, text);
+            return j;
+        }
+        Err(e) => {
+            record_problem(&mut j, ProblemCode::Unreadable, e.to_string());
+            return j;
+        }
+    };
+    if let Some(tag) = raw.result_tag_mismatch() {
+        let text = format!("The Result tag says \"{tag}\", the movetext ends with {}.", j.result);
+        record_problem(&mut j, ProblemCode::ResultTagMismatch, text);
+    }
+
+    // Replay up to the first illegal move or the first end the board shows by itself
+    // (checkmate, stalemate, fivefold repetition, seventy-five moves); the dead-position
+    // question (5.2.2) and a ruling are then decided in `conclude`.
+    let texts: Vec<&str> = raw.moves().collect();
     let mut game = Game::new(start);
-    let mut ended: Option<(Outcome, usize)> = game.outcome().map(|o| (o, 0));
-    for (i, text) in tokens.iter().filter_map(|t| if let Token::Move(m) = t { Some(m) } else { None }).enumerate() {
-        let ply = i + 1;
-        if let Some((outcome, _)) = ended {
+    let mut positions = vec![start];
+    let mut illegal = None;
+    let mut board_end = board_ended(&game);
+    for (i, text) in texts.iter().enumerate() {
+        if board_end {
+            break;
+        }
+        match notation::parse_move(game.current(), text) {
+            Ok(m) if game.play(m).is_ok() => {
+                positions.push(*game.current());
+                board_end = board_ended(&game);
+            }
+            _ => {
+                illegal = Some(i);
+                break;
+            }
+        }
+    }
+    let replay = Replay { start, game, positions, illegal, board_end };
+    let flag = raw.tag("Termination").is_some_and(|t| t.trim().eq_ignore_ascii_case("time forfeit"));
+    // Decisions that need long searches also need tens of megabytes: they run on one thread
+    // of their own, one at a time and always in the same memory, while the other threads go
+    // on with the common games, whose decisions are quick.
+    let last = replay.game.current();
+    let winner = match j.result.as_str() {
+        "1-0" if !board_end && illegal.is_none() => Some(Color::White),
+        "0-1" if !board_end && illegal.is_none() => Some(Color::Black),
+        _ => None,
+    };
+    let quick = Color::ALL.into_iter().any(|side| dead::quick_helpmate(last, side))
+        && winner.is_none_or(|w| dead::quick_helpmate(last, w));
+    if quick {
+        return conclude(j, &texts, flag, replay);
+    }
+    let texts: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
+    on_the_long_decisions_thread(move || conclude(j, &texts, flag, replay))
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+/// The thread that runs the jobs of [`on_the_long_decisions_thread`] (none if it cannot be
+/// started).
+static LONG_DECISIONS: once_cell::sync::Lazy<Option<mpsc::Sender<Job>>> = once_cell::sync::Lazy::new(|| {
+    let (tx, rx) = mpsc::channel::<Job>();
+    let thread =
+        std::thread::Builder::new().name("long decisions".into()).spawn(move || rx.into_iter().for_each(|job| job()));
+    thread.ok().map(|_| tx)
+});
+
+/// Runs `f` on the long decisions' thread and waits for it (runs it here if that thread
+/// cannot be had); a panic in `f` goes on here.
+fn on_the_long_decisions_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = mpsc::channel();
+    let job: Job = Box::new(move || {
+        let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
+    });
+    let unsent = match LONG_DECISIONS.as_ref() {
+        Some(queue) => queue.send(job).err().map(|mpsc::SendError(job)| job),
+        None => Some(job),
+    };
+    if let Some(job) = unsent {
+        job();
+    }
+    match rx.recv() {
+        Ok(Ok(v)) => v,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(_) => panic!("the long decisions' thread dropped a job"),
+    }
+}
+
+/// A game replayed up to its first illegal move or the first end shown by the board.
+struct Replay {
+    start: Position,
+    /// The game as far as it was replayed.
+    game: Game,
+    /// Its positions, the start first.
+    positions: Vec<Position>,
+    /// The index of the first illegal move text.
+    illegal: Option<usize>,
+    /// The last position is an end by the board.
+    board_end: bool,
+}
+
+/// The rest of [`judge`]: how the game ended (a dead position before the board's end), the
+/// move played after it or the illegal move, and the ruling on a decisive result.
+fn conclude<S: AsRef<str>>(mut j: Judgement, texts: &[S], flag: bool, replay: Replay) -> Judgement {
+    let Replay { start, game, positions, illegal, board_end } = replay;
+    let end = match dead::first_dead_position(&positions) {
+        Some(i) => Some(i),
+        None if board_end => Some(positions.len() - 1),
+        None => None,
+    };
+    let ended = end.and_then(|at| {
+        let game = if at + 1 < positions.len() { replayed(start, &game.moves()[..at]) } else { game.clone() };
+        game.outcome().map(|o| (o, at, game))
+    });
+    if let Some((outcome, at, game)) = ended {
+        if let Some(text) = texts.get(at).map(AsRef::as_ref) {
             let ex = explain(&game, text);
             let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, Lang::En)).collect();
             j.problems.push(Problem {
-                ply,
+                ply: at + 1,
                 code: ProblemCode::MoveAfterEnd,
                 rule: outcome_rule(outcome).to_string(),
                 text: format!("{text} was played after the end of the game. {}", reasons.join(" ")),
             });
-            break;
         }
-        match notation::parse_move(game.current(), text) {
-            Ok(m) => {
-                if game.play(m).is_err() {
-                    break; // parse_move returns legal moves only
-                }
-                if let Some(o) = game.outcome() {
-                    ended = Some((o, ply));
-                }
-            }
-            Err(_) => {
-                let ex = explain(&game, text);
-                let rule = ex.reasons.first().map_or("", |r| r.rule()).to_string();
-                let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, Lang::En)).collect();
-                let mover = if game.current().side_to_move() == Color::White { "White" } else { "Black" };
-                j.problems.push(Problem {
-                    ply,
-                    code: ProblemCode::IllegalMove,
-                    rule,
-                    text: format!("{mover}'s move {text} is illegal. {}", reasons.join(" ")),
-                });
-                return j; // the Laws cannot tell how a game with an illegal move ends
-            }
-        }
-    }
-    let plies = game.moves().len();
-    if let Some((outcome, ply)) = ended {
         let laws = outcome.result();
         j.laws_result = Some(laws.to_string());
         if j.result != "*" && j.result != laws {
             let note = outcome_note(outcome, game.current());
             j.problems.push(Problem {
-                ply,
+                ply: at,
                 code: ProblemCode::ResultContradictsLaws,
                 rule: outcome_rule(outcome).to_string(),
                 text: format!("Recorded {}, but the Laws give {laws}: {}", j.result, note_text(&note, Lang::En)),
@@ -165,6 +273,21 @@ pub fn judge(raw: &RawGame) -> Judgement {
         }
         return j;
     }
+    if let Some(i) = illegal {
+        let text = texts[i].as_ref();
+        let ex = explain(&game, text);
+        let rule = ex.reasons.first().map_or("", |r| r.rule()).to_string();
+        let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, Lang::En)).collect();
+        let mover = if game.current().side_to_move() == Color::White { "White" } else { "Black" };
+        j.problems.push(Problem {
+            ply: i + 1,
+            code: ProblemCode::IllegalMove,
+            rule,
+            text: format!("{mover}'s move {text} is illegal. {}", reasons.join(" ")),
+        });
+        return j; // the Laws cannot tell how a game with an illegal move ends
+    }
+    let plies = game.moves().len();
     let loser = match j.result.as_str() {
         "1-0" => Color::Black,
         "0-1" => Color::White,
@@ -174,7 +297,6 @@ pub fn judge(raw: &RawGame) -> Judgement {
         }
         _ => return j, // unfinished
     };
-    let flag = raw.tag("Termination").is_some_and(|t| t.trim().eq_ignore_ascii_case("time forfeit"));
     let ruling = if flag { game.flag_fall(loser) } else { game.resign(loser) };
     j.laws_result = Some(ruling.result().to_string());
     if ruling.drawn_by_unwinnability() {
@@ -192,6 +314,21 @@ pub fn judge(raw: &RawGame) -> Judgement {
         });
     }
     j
+}
+
+/// The board alone has ended the game: checkmate, stalemate, fivefold repetition or
+/// seventy-five moves (which of them, or a dead position before, [`Game::outcome`] says).
+fn board_ended(game: &Game) -> bool {
+    board_outcome(game.current()).is_some() || game.repetitions() >= 5
+}
+
+/// The game of `moves` (legal) from `start`.
+fn replayed(start: Position, moves: &[Move]) -> Game {
+    let mut game = Game::new(start);
+    for &m in moves {
+        let _ = game.play(m);
+    }
+    game
 }
 
 fn outcome_rule(o: Outcome) -> &'static str {
@@ -252,8 +389,14 @@ impl Judgement {
     }
 }
 
-/// Runs `arbiter referee`.
+/// Games read ahead of the one printed next: enough to keep every thread busy past a game
+/// whose dead-position question takes seconds, few enough to keep memory flat.
+const WINDOW: usize = 1024;
+
+/// Runs `arbiter referee`: the file is read on this thread, the games are judged on a thread
+/// pool, and each judgement is printed as soon as those before it are.
 pub fn run(args: RefereeArgs) -> ExitCode {
+    crate::chess::attacks::init();
     let file = match std::fs::File::open(&args.pgn) {
         Ok(f) => f,
         Err(e) => {
@@ -261,51 +404,112 @@ pub fn run(args: RefereeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut out = std::io::stdout().lock();
-    let mut games = 0usize;
-    let mut clean = 0usize;
-    let mut counts = [0usize; ProblemCode::ALL.len()];
-    for raw in PgnReader::new(BufReader::new(file)) {
-        games += 1;
-        let j = match raw {
-            Ok(raw) => judge(&raw),
-            Err(e) => Judgement {
-                game: games,
-                white: "?".into(),
-                black: "?".into(),
-                result: "*".into(),
-                laws_result: None,
-                problems: vec![Problem {
-                    ply: 0,
-                    code: ProblemCode::Unreadable,
-                    rule: String::new(),
-                    text: e.to_string(),
-                }],
-            },
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: cannot start threads: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut printer = Printer {
+        out: std::io::stdout().lock(),
+        json: args.json,
+        games: 0,
+        clean: 0,
+        counts: [0; ProblemCode::ALL.len()],
+        closed: false,
+    };
+    let (tx, rx) = mpsc::channel();
+    let mut waiting = BTreeMap::new();
+    let mut spawned = 0usize;
+    // Waits for the next game's judgement and prints it with any that follow it in order.
+    let print_next = |printer: &mut Printer<_>, waiting: &mut BTreeMap<usize, Judged>| -> bool {
+        while !waiting.contains_key(&(printer.games + 1)) {
+            let Ok((index, judged)) = rx.recv() else { return false };
+            waiting.insert(index, judged);
+        }
+        while let Some(judged) = waiting.remove(&(printer.games + 1)) {
+            match judged {
+                Ok(j) => printer.print(&j),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        true
+    };
+    let mut read_error = None;
+    for raw in PgnReader::new(BufReader::with_capacity(1 << 16, file)) {
+        let raw = match raw {
+            Ok(raw) => raw,
+            Err(e) => {
+                read_error = Some(e);
+                break;
+            }
         };
-        if j.problems.is_empty() {
-            clean += 1;
-        }
-        for p in &j.problems {
-            counts[ProblemCode::ALL.iter().position(|&c| c == p.code).unwrap_or(0)] += 1;
-        }
-        let lines = if args.json { vec![j.to_json()] } else { j.to_text() };
-        if lines.iter().try_for_each(|l| writeln!(out, "{l}")).is_err() {
+        while spawned - printer.games >= WINDOW && print_next(&mut printer, &mut waiting) {}
+        if printer.closed {
             return ExitCode::SUCCESS; // the reader went away
         }
-        if games.is_multiple_of(1000) {
-            eprintln!("{games} games judged");
-        }
+        spawned += 1;
+        let tx = tx.clone();
+        pool.spawn(move || {
+            let judged = std::panic::catch_unwind(|| judge(&raw));
+            let _ = tx.send((raw.index, judged));
+        });
     }
-    let summary = format!(
-        "Summary: {games} games, {clean} clean; illegal moves: {}, moves after the end: {}, results contradicting \
-         the Laws: {}, unreadable: {}",
-        counts[0], counts[1], counts[2], counts[3]
-    );
+    drop(tx);
+    while printer.games < spawned && !printer.closed && print_next(&mut printer, &mut waiting) {}
+    if printer.closed {
+        return ExitCode::SUCCESS; // the reader went away
+    }
+    if let Some(e) = read_error {
+        // What was read has been judged; no summary claims the whole file.
+        eprintln!("error: cannot read {}: {e}", args.pgn.display());
+        return ExitCode::from(2);
+    }
+    let summary = printer.summary();
     if args.json {
         eprintln!("{summary}");
     } else {
-        let _ = writeln!(out, "{summary}");
+        let _ = writeln!(printer.out, "{summary}");
     }
     ExitCode::SUCCESS
+}
+
+type Judged = std::thread::Result<Judgement>;
+
+/// Prints judgements in file order and keeps the tally.
+struct Printer<W: Write> {
+    out: W,
+    json: bool,
+    games: usize,
+    clean: usize,
+    counts: [usize; ProblemCode::ALL.len()],
+    /// The output was closed (e.g. `| head`): nothing more is written.
+    closed: bool,
+}
+
+impl<W: Write> Printer<W> {
+    fn print(&mut self, j: &Judgement) {
+        self.games += 1;
+        if j.problems.is_empty() {
+            self.clean += 1;
+        }
+        for p in &j.problems {
+            self.counts[ProblemCode::ALL.iter().position(|&c| c == p.code).unwrap_or(0)] += 1;
+        }
+        if !self.closed {
+            let lines = if self.json { vec![j.to_json()] } else { j.to_text() };
+            self.closed = lines.iter().try_for_each(|l| writeln!(self.out, "{l}")).is_err();
+        }
+        if self.games.is_multiple_of(1000) {
+            eprintln!("{} games judged", self.games);
+        }
+    }
+
+    fn summary(&self) -> String {
+        let counts: Vec<String> =
+            ProblemCode::ALL.iter().zip(self.counts).map(|(c, n)| format!("{}: {n}", c.summary_label())).collect();
+        format!("Summary: {} games, {} clean; {}", self.games, self.clean, counts.join(", "))
+    }
 }

@@ -67,16 +67,16 @@ const GAMES: &str = r#"[Event "clean"]
 1. e4 e5 0-1
 "#;
 
-/// The games in a file of their own per test (tests run in parallel threads of one process).
-fn pgn_file(test: &str) -> std::path::PathBuf {
+/// `text` in a file of its own per test (tests run in parallel threads of one process).
+fn pgn_file(test: &str, text: &str) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("arbiter-referee-cli-{}-{test}.pgn", std::process::id()));
-    std::fs::write(&path, GAMES).expect("write PGN");
+    std::fs::write(&path, text).expect("write PGN");
     path
 }
 
 #[test]
 fn json_one_object_per_game() {
-    let path = pgn_file("json");
+    let path = pgn_file("json", GAMES);
     let (code, out, err) = referee(&[&path.to_string_lossy(), "--json"]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
@@ -138,7 +138,7 @@ fn json_one_object_per_game() {
 
 #[test]
 fn text_report_and_summary() {
-    let path = pgn_file("text");
+    let path = pgn_file("text", GAMES);
     let (code, out, _) = referee(&[&path.to_string_lossy()]);
     assert_eq!(code, 0);
     assert!(out.contains("Game 1 (A - B): 1-0: clean"), "{out}");
@@ -147,7 +147,7 @@ fn text_report_and_summary() {
     assert!(
         out.trim_end().ends_with(
             "Summary: 7 games, 2 clean; illegal moves: 1, moves after the end: 1, results contradicting the Laws: 3, \
-         unreadable: 0"
+         unreadable: 0, other variants: 0, result tags contradicting the movetext: 0"
         ),
         "{out}"
     );
@@ -159,11 +159,70 @@ fn unreadable_file_and_broken_games() {
     let (code, _, err) = referee(&["/nonexistent/games.pgn"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");
+    // A directory opens but cannot be read: exit 2 with the error, not an empty file's summary.
+    let dir = std::env::temp_dir();
+    let (code, out, err) = referee(&[&dir.to_string_lossy()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("cannot read") && !out.contains("Summary"), "{out}{err}");
     // A broken tag and an unbalanced variation: reported per game, the file still read.
-    let path = std::env::temp_dir().join(format!("arbiter-referee-broken-{}.pgn", std::process::id()));
-    std::fs::write(&path, "[White \"x\n\n1. e4 *\n\n[White \"y\"]\n\n1. e4 (1. d4 *\n").expect("write");
+    let path = pgn_file("broken", "[White \"x\n\n1. e4 *\n\n[White \"y\"]\n\n1. e4 (1. d4 *\n");
     let (code, out, _) = referee(&[&path.to_string_lossy(), "--json"]);
     assert_eq!(code, 0);
     assert!(out.lines().count() >= 1 && out.contains("\"unreadable\""), "{out}");
+    let _ = std::fs::remove_file(path);
+}
+
+/// The red team's files (issue #37): every game found, none invented, no false finding.
+#[test]
+fn import_format_comments_and_a_byte_order_mark_give_no_false_findings() {
+    let path = pgn_file(
+        "import",
+        "\u{feff}[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 ; a comment with a { brace\n2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+         [Event \"b\"] ; note\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+         1. f3 e5 2. g4 Qh4# 0-1\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n",
+    );
+    let (code, out, _) = referee(&[&path.to_string_lossy()]);
+    assert_eq!(code, 0);
+    assert!(out.trim_end().ends_with("Summary: 4 games, 4 clean; illegal moves: 0, moves after the end: 0, results contradicting the Laws: 0, unreadable: 0, other variants: 0, result tags contradicting the movetext: 0"), "{out}");
+    let _ = std::fs::remove_file(path);
+}
+
+/// Other variants are refused (no false finding for a drop or an explosion); Chess960 games
+/// are judged as Chess960; a Result tag against the movetext's marker is a finding.
+#[test]
+fn variants_and_result_tags() {
+    let path = pgn_file(
+        "variants",
+        "[Variant \"Crazyhouse\"]\n[Result \"1-0\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qd8 4. P@e5 1-0\n\n\
+         [Variant \"Atomic\"]\n[Result \"1-0\"]\n\n1. e4 d5 2. exd5 *\n\n\
+         [Variant \"Chess 960\"]\n[FEN \"rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1\"]\n[Result \"*\"]\n\n1. O-O O-O-O *\n\n\
+         [Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+    );
+    let (code, out, err) = referee(&[&path.to_string_lossy(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].contains(r#""laws_result":null,"problems":[{"ply":0,"code":"unsupported_variant","rule":null,"text":"Variant \"Crazyhouse\" is not played by the FIDE Laws of Chess: the game is not judged."}]"#), "{}", lines[0]);
+    assert!(lines[1].contains(r#""problems":[{"ply":0,"code":"unsupported_variant""#), "{}", lines[1]);
+    assert!(lines[2].ends_with(r#""result":"*","laws_result":null,"problems":[]}"#), "{}", lines[2]);
+    assert!(lines[3].contains(r#""result":"0-1","laws_result":"0-1","problems":[{"ply":0,"code":"result_tag_mismatch","rule":null,"text":"The Result tag says \"1-0\", the movetext ends with 0-1."}]"#), "{}", lines[3]);
+    assert!(err.contains("other variants: 2, result tags contradicting the movetext: 1"), "{err}");
+    let _ = std::fs::remove_file(path);
+}
+
+/// Games whose last position needs the long-decision thread (a stalemate: no helpmate there),
+/// thousands of them on two threads: every game judged, in order (handing them over once
+/// nested waits on a worker's stack until it overflowed).
+#[test]
+fn many_games_for_the_long_decision_thread() {
+    let game = "[Event \"Loyd\"]\n[Result \"1/2-1/2\"]\n\n1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 \
+                6. Qxd7+ Kf7 7. Qxb7 Qd3 8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6 1/2-1/2\n\n";
+    let path = pgn_file("stalemates", &game.repeat(3000));
+    let (code, out, err) = referee(&[&path.to_string_lossy(), "--threads", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("Game ")).collect();
+    assert_eq!(games.len(), 3000);
+    assert_eq!(games[2999], "Game 3000 (? - ?): 1/2-1/2: clean");
+    assert!(out.contains("Summary: 3000 games, 3000 clean"), "{out}");
     let _ = std::fs::remove_file(path);
 }
