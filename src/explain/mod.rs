@@ -24,5 +24,5 @@ mod zh;
 pub use analysis::{explain, Explanation, LegalMove, MoveCategory};
 pub use lang::{Lang, Wording};
 pub use reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason, ReasonCode};
-pub use report::{numbered_line, report_notes, ruling_note, MateFact, Note};
+pub use report::{numbered_line, outcome_note, report_notes, ruling_note, MateFact, Note};
 pub use text::{explain_for_uci, note_text, reason_text, render_explanation, render_report};

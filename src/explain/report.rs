@@ -7,7 +7,7 @@
 use super::reason::Placed;
 use crate::chess::{notation, Color, Move, Position};
 use crate::rules::unwinnable::{Decision, Reason as MateReason, Verdict};
-use crate::rules::{Act, AutomaticDraw, DrawClaim, PositionReport, Ruling};
+use crate::rules::{Act, AutomaticDraw, DeadReason, DrawClaim, Outcome, PositionReport, Ruling};
 
 /// What the referee found about one player's chances to checkmate, ready for words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -169,16 +169,8 @@ pub fn report_notes(r: &PositionReport, after_move: bool) -> Vec<Note> {
     if !after_move {
         v.push(Note::LegalMoves { side, count: r.legal_moves });
     }
-    match r.automatic_draw {
-        Some(AutomaticDraw::Stalemate) => v.push(Note::Stalemate { side }),
-        Some(AutomaticDraw::DeadPosition) => {
-            if let Some(d) = r.dead_reason {
-                v.push(Note::DeadPosition { white: d.white, black: d.black });
-            }
-        }
-        Some(AutomaticDraw::FivefoldRepetition) => v.push(Note::FivefoldRepetition),
-        Some(AutomaticDraw::SeventyFiveMoves) => v.push(Note::SeventyFiveMoves),
-        None => {}
+    if let Some(draw) = r.automatic_draw {
+        v.extend(outcome_note(Outcome::Draw(draw), side, || r.dead_reason));
     }
     if let (Some(decisions), None) = (&r.mate_possible, r.outcome()) {
         if let Ok(pos) = Position::from_fen(&r.fen) {
@@ -205,6 +197,22 @@ pub fn report_notes(r: &PositionReport, after_move: bool) -> Vec<Note> {
         }
     }
     v
+}
+
+/// How a game ended on the board, as a note: the one mapping from the referee's [`Outcome`] to
+/// words, for the position report, `arbiter referee` and `arbiter unwinnable`. `dead` gives why
+/// the position is dead (asked only for a dead position; no note without a reason).
+pub fn outcome_note(outcome: Outcome, side_to_move: Color, dead: impl FnOnce() -> Option<DeadReason>) -> Option<Note> {
+    Some(match outcome {
+        Outcome::Checkmate { winner } => Note::Checkmate { loser: winner.flip() },
+        Outcome::Draw(AutomaticDraw::Stalemate) => Note::Stalemate { side: side_to_move },
+        Outcome::Draw(AutomaticDraw::DeadPosition) => {
+            let d = dead()?;
+            Note::DeadPosition { white: d.white, black: d.black }
+        }
+        Outcome::Draw(AutomaticDraw::FivefoldRepetition) => Note::FivefoldRepetition,
+        Outcome::Draw(AutomaticDraw::SeventyFiveMoves) => Note::SeventyFiveMoves,
+    })
 }
 
 /// The note for a ruling on a resignation or a flag fall in `pos`.

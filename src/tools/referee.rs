@@ -12,10 +12,10 @@
 //! Progress goes to stderr. Exit 0 when the file was read, 2 when it cannot be opened or read.
 
 use crate::chess::{notation, Color, Move, Position};
-use crate::explain::{explain, json, note_text, reason_text, ruling_note, Lang, Note};
+use crate::explain::{explain, json, note_text, outcome_note, reason_text, ruling_note, Lang};
 use crate::rules::pgn::{PgnError, PgnReader, RawGame};
 use crate::rules::referee::board_outcome;
-use crate::rules::{dead, AutomaticDraw, Game, Outcome};
+use crate::rules::{dead, Game, Outcome};
 use std::collections::BTreeMap;
 use std::io::{BufReader, Write};
 use std::path::PathBuf;
@@ -263,12 +263,14 @@ fn conclude<S: AsRef<str>>(mut j: Judgement, texts: &[S], flag: bool, replay: Re
         let laws = outcome.result();
         j.laws_result = Some(laws.to_string());
         if j.result != "*" && j.result != laws {
-            let note = outcome_note(outcome, game.current());
+            // The dead position's reason as the game found it (the decision that ended it).
+            let note = outcome_note(outcome, game.current().side_to_move(), || game.report().dead_reason);
+            let why = note.map_or_else(|| format!("FIDE {}", outcome_rule(outcome)), |n| note_text(&n, Lang::En));
             j.problems.push(Problem {
                 ply: at,
                 code: ProblemCode::ResultContradictsLaws,
                 rule: outcome_rule(outcome).to_string(),
-                text: format!("Recorded {}, but the Laws give {laws}: {}", j.result, note_text(&note, Lang::En)),
+                text: format!("Recorded {}, but the Laws give {laws}: {why}", j.result),
             });
         }
         return j;
@@ -335,20 +337,6 @@ fn outcome_rule(o: Outcome) -> &'static str {
     match o {
         Outcome::Checkmate { .. } => "5.1.1",
         Outcome::Draw(d) => d.rule(),
-    }
-}
-
-/// The report's sentence for how the game ended on the board.
-pub(crate) fn outcome_note(o: Outcome, pos: &Position) -> Note {
-    match o {
-        Outcome::Checkmate { winner } => Note::Checkmate { loser: winner.flip() },
-        Outcome::Draw(AutomaticDraw::Stalemate) => Note::Stalemate { side: pos.side_to_move() },
-        Outcome::Draw(AutomaticDraw::DeadPosition) => match crate::rules::dead::dead_position(pos) {
-            Some(d) => Note::DeadPosition { white: d.white, black: d.black },
-            None => Note::SeventyFiveMoves,
-        },
-        Outcome::Draw(AutomaticDraw::FivefoldRepetition) => Note::FivefoldRepetition,
-        Outcome::Draw(AutomaticDraw::SeventyFiveMoves) => Note::SeventyFiveMoves,
     }
 }
 

@@ -6,11 +6,10 @@
 
 use crate::chess::fen::epd_fen;
 use crate::chess::{Color, Position};
-use crate::explain::{json, note_text, Lang, MateFact, Note};
+use crate::explain::{json, note_text, outcome_note, Lang, MateFact, Note};
 use crate::rules::unwinnable::{self, decide, Budget, Decision, Verdict};
 use crate::rules::{dead, referee};
 use crate::tools::position_args::{parse_player, PositionArgs};
-use crate::tools::referee::outcome_note;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -157,7 +156,9 @@ impl Answer {
         // A game already over on the board has no series of moves left and no resignation or flag
         // fall to judge: say how it ended, as the position report does.
         if let Some(outcome) = referee::board_outcome(pos) {
-            lines.push(format!("- {}", note_text(&outcome_note(outcome, pos), lang)));
+            if let Some(note) = outcome_note(outcome, pos.side_to_move(), || dead::dead_position(pos)) {
+                lines.push(format!("- {}", note_text(&note, lang)));
+            }
             return lines;
         }
         for (side, d) in [Color::White, Color::Black].into_iter().zip(&self.decisions) {
