@@ -2,8 +2,9 @@
 # Soak test (issue 6, item 4): self-play games at 1 s + 0.01 s with two games at once,
 # sampling the resident memory of the arbiter process every few seconds.
 #
-#   scripts/soak.sh [GAMES] [OUTDIR]        # defaults: 2000 games, soak-out/
+#   scripts/soak.sh [GAMES] [OUTDIR] [SELFPLAY ARGS...]   # defaults: 2000 games, soak-out/
 #   ARBITER_BIN=target/release/arbiter TC=1+0.01 INTERVAL=5 scripts/soak.sh 2000
+#   scripts/soak.sh 2000 tb-soak --a "SyzygyPath=TABLES Threads=2" --b "SyzygyPath=TABLES" --seed 7
 #
 # Needs a release build (cargo build --release). Both players are in-process Arbiter
 # engines in one process, so that process's VmRSS / VmHWM (/proc/PID/status) is the
@@ -15,6 +16,7 @@ set -uo pipefail
 
 GAMES=${1:-2000}
 OUT=${2:-soak-out}
+shift $(($# < 2 ? $# : 2)) # the rest goes to selfplay as it is (player options, --seed ...)
 BIN=${ARBITER_BIN:-target/release/arbiter}
 TC=${TC:-1+0.01}
 INTERVAL=${INTERVAL:-5}
@@ -23,7 +25,7 @@ OPENINGS=${OPENINGS:-$(dirname "$0")/../tests/data/openings.epd}
 mkdir -p "$OUT"
 rm -f "$OUT/games.pgn"
 "$BIN" selfplay --tc "$TC" --concurrency 2 --games "$GAMES" --repeat --openings "$OPENINGS" \
-    --pgn "$OUT/games.pgn" --quiet >"$OUT/summary.txt" 2>"$OUT/stderr.log" &
+    --pgn "$OUT/games.pgn" --quiet "$@" >"$OUT/summary.txt" 2>"$OUT/stderr.log" &
 PID=$!
 START=$(date +%s)
 printf 'seconds\tgames\tvmrss_kb\tvmhwm_kb\n' >"$OUT/rss.tsv"
