@@ -6,6 +6,7 @@
 //! `tests/data/syzygy` (10 tables closed under captures and promotions, 1 MiB), so the
 //! test never skips for want of tables.
 
+use crate::common::helpmate::placement;
 use crate::common::oracle::python_chess_output;
 use crate::common::rng::Rng;
 use crate::common::Engine;
@@ -83,28 +84,7 @@ fn random_position(rng: &mut Rng, material: Material) -> Option<Position> {
         };
         board[sq] = Some(p);
     }
-    let mut fen = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match board[rank * 8 + file].filter(|&c| c != 'x') {
-                Some(c) => {
-                    if empty > 0 {
-                        fen.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    fen.push(c);
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            fen.push('/');
-        }
-    }
+    let mut fen = placement(&board.map(|c| c.filter(|&c| c != 'x')));
     fen.push_str(&format!(" {} - {ep_field} 0 1", if white_to_move { 'w' } else { 'b' }));
     Position::from_fen(&fen).ok()
 }

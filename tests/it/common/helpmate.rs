@@ -223,6 +223,22 @@ pub fn sparse_position_near_the_clock_limit(below: &mut impl FnMut(usize) -> usi
             place(below, piece, 0, 7, &mut board);
         }
     }
+    let fen = placement(&board);
+    let side = if below(2) == 0 { 'w' } else { 'b' };
+    let fen = format!("{fen} {side} - - {} 100", 140 + below(10));
+    // Legal: the side not to move is not in check, and the side to move has a move.
+    let (board, _) = parse(&fen).ok()?;
+    let (wk, bk) = (board.king(Color::White), board.king(Color::Black));
+    if (wk.rank() as i32 - bk.rank() as i32).abs() <= 1 && (wk.file() as i32 - bk.file() as i32).abs() <= 1 {
+        return None; // kings side by side
+    }
+    let other = if side == 'w' { " b " } else { " w " };
+    let (flipped, _) = parse(&fen.replacen(&format!(" {side} "), other, 1)).ok()?;
+    (flipped.checkers().is_empty() && has_moves(&board)).then_some(fen)
+}
+
+/// The placement field of a FEN from a board of piece letters, a1 first (`None`: empty).
+pub fn placement(board: &[Option<char>; 64]) -> String {
     let mut fen = String::new();
     for rank in (0..8).rev() {
         let mut empty = 0;
@@ -245,15 +261,5 @@ pub fn sparse_position_near_the_clock_limit(below: &mut impl FnMut(usize) -> usi
             fen.push('/');
         }
     }
-    let side = if below(2) == 0 { 'w' } else { 'b' };
-    let fen = format!("{fen} {side} - - {} 100", 140 + below(10));
-    // Legal: the side not to move is not in check, and the side to move has a move.
-    let (board, _) = parse(&fen).ok()?;
-    let (wk, bk) = (board.king(Color::White), board.king(Color::Black));
-    if (wk.rank() as i32 - bk.rank() as i32).abs() <= 1 && (wk.file() as i32 - bk.file() as i32).abs() <= 1 {
-        return None; // kings side by side
-    }
-    let other = if side == 'w' { " b " } else { " w " };
-    let (flipped, _) = parse(&fen.replacen(&format!(" {side} "), other, 1)).ok()?;
-    (flipped.checkers().is_empty() && has_moves(&board)).then_some(fen)
+    fen
 }
