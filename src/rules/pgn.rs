@@ -8,7 +8,7 @@ use crate::chess::{FenError, Move, Position, STARTPOS_FEN};
 use std::fmt;
 
 /// The seven-tag roster, in the order PGN requires.
-pub const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
 /// A game as PGN holds it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -361,7 +361,7 @@ impl RawGame {
 }
 
 /// The result a `Result` tag gives (`*` when missing or malformed).
-pub fn tag_result(tag: Option<&str>) -> String {
+fn tag_result(tag: Option<&str>) -> String {
     match tag {
         Some("½-½") => "1/2-1/2".to_string(),
         Some(r) if is_result(r) => r.to_string(),

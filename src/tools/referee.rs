@@ -341,7 +341,7 @@ fn outcome_rule(o: Outcome) -> &'static str {
 }
 
 impl Judgement {
-    pub fn to_json(&self) -> String {
+    fn to_json(&self) -> String {
         let problems = self.problems.iter().map(|p| {
             json::Object::new()
                 .raw("ply", p.ply)

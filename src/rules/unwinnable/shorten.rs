@@ -105,7 +105,7 @@ fn mate_on_the_way(pos: &Position, winner: Color, line: &[Move]) -> Option<Vec<M
 /// over the number of half-moves (every move of both sides, only checks as the last move),
 /// within about `budget` nodes; with the nodes it took. A line found after all shorter lengths
 /// were searched to the end is a shortest one.
-pub fn shortest_within(
+fn shortest_within(
     pos: &Position,
     winner: Color,
     max_plies: usize,
