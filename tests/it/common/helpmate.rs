@@ -92,12 +92,7 @@ impl Search {
         if self.nodes > self.node_limit {
             return None;
         }
-        let mut moves = Vec::new();
-        board.generate_moves(|pm| {
-            moves.extend(pm);
-            false
-        });
-        for m in moves {
+        for m in legal_moves(board) {
             let mut child = board.clone();
             child.play_unchecked(m);
             if last && child.checkers().is_empty() {
@@ -143,12 +138,7 @@ pub fn shortest_at_any_length(fen: &str, winner_is_white: bool, node_limit: u64)
         if clock >= 150 {
             continue; // 9.6.2: the game is over
         }
-        let mut moves = Vec::new();
-        board.generate_moves(|pm| {
-            moves.extend(pm);
-            false
-        });
-        for m in moves {
+        for m in legal_moves(&board) {
             let mut child = board.clone();
             child.play_unchecked(m);
             let resets = board.piece_on(m.from) == Some(Piece::Pawn)
@@ -262,4 +252,14 @@ pub fn placement(board: &[Option<char>; 64]) -> String {
         }
     }
     fen
+}
+
+/// Every legal move of `board`.
+fn legal_moves(board: &Board) -> Vec<Move> {
+    let mut moves = Vec::new();
+    board.generate_moves(|pm| {
+        moves.extend(pm);
+        false
+    });
+    moves
 }
