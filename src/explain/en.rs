@@ -1,7 +1,7 @@
 //! English: every reason and every fact of the position report as a sentence.
 
 use super::analysis::{CastlingWriting, MoveCategory};
-use super::lang::{Legend, Wording};
+use super::lang::{Legend, RefereeText, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
 use super::report::{MateFact, Note};
 use super::text::shorten;
@@ -76,6 +76,43 @@ impl Wording for English {
             in_the_way: "pin line / piece in the way",
             other: "other square the reason names",
             char_width: 7,
+        }
+    }
+
+    fn referee(&self, t: &RefereeText) -> String {
+        match t {
+            RefereeText::IllegalMove { mover, text, reasons } => {
+                format!(
+                    "{}'s move {text} is illegal. {reasons}",
+                    if *mover == Color::White { "White" } else { "Black" }
+                )
+            }
+            RefereeText::MoveAfterEnd { text, reasons } => {
+                format!("{text} was played after the end of the game. {reasons}")
+            }
+            RefereeText::ContradictsLaws { recorded, laws, why } => {
+                format!("Recorded {recorded}, but the Laws give {laws}: {why}")
+            }
+            RefereeText::OtherVariant { name } => {
+                format!("Variant \"{name}\" is not played by the FIDE Laws of Chess: the game is not judged.")
+            }
+            RefereeText::ResultTag { tag, marker } => {
+                format!("The Result tag says \"{tag}\", the movetext ends with {marker}.")
+            }
+            RefereeText::BadFen { error } => format!("bad FEN tag: {error}"),
+            RefereeText::Game { number, white, black, result, laws, clean } => {
+                let laws = match laws {
+                    None => String::new(),
+                    Some(Some(r)) => format!(", by the Laws {r}"),
+                    Some(None) => ", the Laws cannot tell the result".to_string(),
+                };
+                let state = if *clean { "clean" } else { "problems" };
+                format!("Game {number} ({white} - {black}): {result}{laws}: {state}")
+            }
+            RefereeText::Summary { games, clean, counts } => {
+                let counts: Vec<String> = counts.iter().map(|(_, label, n)| format!("{label}: {n}")).collect();
+                format!("Summary: {games} games, {clean} clean; {}", counts.join(", "))
+            }
         }
     }
 }

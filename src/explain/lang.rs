@@ -6,7 +6,7 @@
 use super::analysis::{CastlingWriting, MoveCategory};
 use super::reason::Reason;
 use super::report::Note;
-use crate::chess::Piece;
+use crate::chess::{Color, Piece};
 
 /// Everything the explain mode says in words. The facts come ready-made (from the
 /// explainer and the referee); a language only chooses the words.
@@ -32,6 +32,31 @@ pub trait Wording: Sync {
     fn position(&self, fen: &str) -> String;
     /// The labels of the diagram's legend.
     fn legend(&self) -> Legend;
+    /// A sentence of `arbiter referee`'s report on a recorded game.
+    fn referee(&self, t: &RefereeText) -> String;
+}
+
+/// What `arbiter referee` says about a recorded game; the facts (and the reasons, already in
+/// the language) come ready-made.
+pub enum RefereeText<'a> {
+    /// `mover`'s move `text` is illegal, for `reasons`.
+    IllegalMove { mover: Color, text: &'a str, reasons: &'a str },
+    /// `text` was played after the game had ended, for `reasons`.
+    MoveAfterEnd { text: &'a str, reasons: &'a str },
+    /// The recorded result is not the one the Laws give, because `why`.
+    ContradictsLaws { recorded: &'a str, laws: &'a str, why: &'a str },
+    /// The `Variant` tag names other rules.
+    OtherVariant { name: &'a str },
+    /// The `Result` tag and the movetext's termination marker disagree.
+    ResultTag { tag: &'a str, marker: &'a str },
+    /// The `FEN` tag cannot be read.
+    BadFen { error: &'a str },
+    /// A game's first line: its number, players, recorded result, the Laws' result when it
+    /// differs (`Some(None)`: the Laws cannot tell), and whether a problem was found.
+    Game { number: usize, white: &'a str, black: &'a str, result: &'a str, laws: Option<Option<&'a str>>, clean: bool },
+    /// The last line: games, clean games, and each finding's count (its JSON code, its English
+    /// label, the count).
+    Summary { games: usize, clean: usize, counts: &'a [(&'a str, &'a str, usize)] },
 }
 
 /// The diagram's legend in one language.

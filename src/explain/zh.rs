@@ -3,7 +3,7 @@
 //! 子力不足, 死局; citations in full-width parentheses `（FIDE 3.9.2）`.
 
 use super::analysis::{CastlingWriting, MoveCategory};
-use super::lang::{Legend, Wording};
+use super::lang::{Legend, RefereeText, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
 use super::report::{MateFact, Note};
 use super::text::shorten;
@@ -72,6 +72,34 @@ impl Wording for Chinese {
             in_the_way: "牵制线 / 挡路的棋子",
             other: "理由中提到的其他格子",
             char_width: 12,
+        }
+    }
+
+    fn referee(&self, t: &RefereeText) -> String {
+        match t {
+            RefereeText::IllegalMove { mover, text, reasons } => {
+                format!("{}的着法 {text} 不合规则。{reasons}", if *mover == Color::White { "白方" } else { "黑方" })
+            }
+            RefereeText::MoveAfterEnd { text, reasons } => format!("{text} 是在对局结束之后走的。{reasons}"),
+            RefereeText::ContradictsLaws { recorded, laws, why } => {
+                format!("记录的结果是 {recorded}，但按规则应为 {laws}：{why}")
+            }
+            RefereeText::OtherVariant { name } => format!("变体“{name}”不按国际棋联国际象棋规则进行：本局不予裁判。"),
+            RefereeText::ResultTag { tag, marker } => format!("Result 标签为“{tag}”，而着法记录以 {marker} 结束。"),
+            RefereeText::BadFen { error } => format!("FEN 标签无法读取：{error}"),
+            RefereeText::Game { number, white, black, result, laws, clean } => {
+                let laws = match laws {
+                    None => String::new(),
+                    Some(Some(r)) => format!("，按规则为 {r}"),
+                    Some(None) => "，按规则无法确定结果".to_string(),
+                };
+                let state = if *clean { "无问题" } else { "有问题" };
+                format!("第 {number} 局（{white} - {black}）：{result}{laws}：{state}")
+            }
+            RefereeText::Summary { games, clean, counts } => {
+                let counts: Vec<String> = counts.iter().map(|(code, _, n)| format!("{code}：{n}")).collect();
+                format!("汇总：共 {games} 局，{clean} 局无问题；{}", counts.join("，"))
+            }
         }
     }
 }

@@ -12,7 +12,7 @@
 //! Progress goes to stderr. Exit 0 when the file was read, 2 when it cannot be opened or read.
 
 use crate::chess::{notation, Color, Move, Position};
-use crate::explain::{explain, json, note_text, outcome_note, reason_text, ruling_note, Lang};
+use crate::explain::{explain, json, note_text, outcome_note, reason_text, ruling_note, Lang, RefereeText};
 use crate::rules::pgn::{PgnError, PgnReader, RawGame};
 use crate::rules::referee::board_outcome;
 use crate::rules::{dead, Game, Outcome};
@@ -34,6 +34,9 @@ pub struct RefereeArgs {
     /// Games judged at once (default: one per core); the output keeps the file's order.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// The language of the texts: en or zh (JSON keys and codes stay as they are).
+    #[arg(long, default_value = "en")]
+    pub lang: String,
 }
 
 /// What can be wrong with a game.
@@ -110,7 +113,7 @@ pub struct Judgement {
 }
 
 /// Judges one game of a PGN file.
-pub fn judge(raw: &RawGame) -> Judgement {
+pub fn judge(raw: &RawGame, lang: Lang) -> Judgement {
     let mut j = Judgement {
         game: raw.index,
         white: raw.tag("White").unwrap_or("?").to_string(),
@@ -130,11 +133,12 @@ pub fn judge(raw: &RawGame) -> Judgement {
     let start = match raw.start_position() {
         Ok(p) => p,
         Err(PgnError::Fen { error, .. }) => {
-            record_problem(&mut j, ProblemCode::Unreadable, format!("bad FEN tag: {error}"));
+            let text = lang.words().referee(&RefereeText::BadFen { error: &error.to_string() });
+            record_problem(&mut j, ProblemCode::Unreadable, text);
             return j;
         }
         Err(PgnError::Variant { name, .. }) => {
-            let text = format!("Variant \"{name}\" is not played by the FIDE Laws of Chess: the game is not judged.");
+            let text = lang.words().referee(&RefereeText::OtherVariant { name: &name });
             record_problem(&mut j, ProblemCode::UnsupportedVariant, text);
             return j;
         }
@@ -144,7 +148,7 @@ pub fn judge(raw: &RawGame) -> Judgement {
         }
     };
     if let Some(tag) = raw.result_tag_mismatch() {
-        let text = format!("The Result tag says \"{tag}\", the movetext ends with {}.", j.result);
+        let text = lang.words().referee(&RefereeText::ResultTag { tag, marker: &j.result });
         record_problem(&mut j, ProblemCode::ResultTagMismatch, text);
     }
 
@@ -185,10 +189,10 @@ pub fn judge(raw: &RawGame) -> Judgement {
     let quick = Color::ALL.into_iter().any(|side| dead::quick_helpmate(last, side))
         && winner.is_none_or(|w| dead::quick_helpmate(last, w));
     if quick {
-        return conclude(j, &texts, flag, replay);
+        return conclude(j, &texts, flag, replay, lang);
     }
     let texts: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
-    on_the_long_decisions_thread(move || conclude(j, &texts, flag, replay))
+    on_the_long_decisions_thread(move || conclude(j, &texts, flag, replay, lang))
 }
 
 type Job = Box<dyn FnOnce() + Send>;
@@ -238,7 +242,8 @@ struct Replay {
 
 /// The rest of [`judge`]: how the game ended (a dead position before the board's end), the
 /// move played after it or the illegal move, and the ruling on a decisive result.
-fn conclude<S: AsRef<str>>(mut j: Judgement, texts: &[S], flag: bool, replay: Replay) -> Judgement {
+fn conclude<S: AsRef<str>>(mut j: Judgement, texts: &[S], flag: bool, replay: Replay, lang: Lang) -> Judgement {
+    let words = lang.words();
     let Replay { start, game, positions, illegal, board_end } = replay;
     let end = match dead::first_dead_position(&positions) {
         Some(i) => Some(i),
@@ -252,12 +257,12 @@ fn conclude<S: AsRef<str>>(mut j: Judgement, texts: &[S], flag: bool, replay: Re
     if let Some((outcome, at, game)) = ended {
         if let Some(text) = texts.get(at).map(AsRef::as_ref) {
             let ex = explain(&game, text);
-            let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, Lang::En)).collect();
+            let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, lang)).collect();
             j.problems.push(Problem {
                 ply: at + 1,
                 code: ProblemCode::MoveAfterEnd,
                 rule: outcome_rule(outcome).to_string(),
-                text: format!("{text} was played after the end of the game. {}", reasons.join(" ")),
+                text: words.referee(&RefereeText::MoveAfterEnd { text, reasons: &reasons.join(" ") }),
             });
         }
         let laws = outcome.result();
@@ -265,12 +270,12 @@ fn conclude<S: AsRef<str>>(mut j: Judgement, texts: &[S], flag: bool, replay: Re
         if j.result != "*" && j.result != laws {
             // The dead position's reason as the game found it (the decision that ended it).
             let note = outcome_note(outcome, game.current().side_to_move(), || game.report().dead_reason);
-            let why = note.map_or_else(|| format!("FIDE {}", outcome_rule(outcome)), |n| note_text(&n, Lang::En));
+            let why = note.map_or_else(|| format!("FIDE {}", outcome_rule(outcome)), |n| note_text(&n, lang));
             j.problems.push(Problem {
                 ply: at,
                 code: ProblemCode::ResultContradictsLaws,
                 rule: outcome_rule(outcome).to_string(),
-                text: format!("Recorded {}, but the Laws give {laws}: {why}", j.result),
+                text: words.referee(&RefereeText::ContradictsLaws { recorded: &j.result, laws, why: &why }),
             });
         }
         return j;
@@ -279,13 +284,13 @@ fn conclude<S: AsRef<str>>(mut j: Judgement, texts: &[S], flag: bool, replay: Re
         let text = texts[i].as_ref();
         let ex = explain(&game, text);
         let rule = ex.reasons.first().map_or("", |r| r.rule()).to_string();
-        let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, Lang::En)).collect();
-        let mover = if game.current().side_to_move() == Color::White { "White" } else { "Black" };
+        let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, lang)).collect();
+        let mover = game.current().side_to_move();
         j.problems.push(Problem {
             ply: i + 1,
             code: ProblemCode::IllegalMove,
             rule,
-            text: format!("{mover}'s move {text} is illegal. {}", reasons.join(" ")),
+            text: words.referee(&RefereeText::IllegalMove { mover, text, reasons: &reasons.join(" ") }),
         });
         return j; // the Laws cannot tell how a game with an illegal move ends
     }
@@ -307,12 +312,11 @@ fn conclude<S: AsRef<str>>(mut j: Judgement, texts: &[S], flag: bool, replay: Re
             ply: plies,
             code: ProblemCode::ResultContradictsLaws,
             rule: ruling.rule().to_string(),
-            text: format!(
-                "Recorded {}, but the Laws give {}: {}",
-                j.result,
-                ruling.result(),
-                note_text(&note, Lang::En)
-            ),
+            text: words.referee(&RefereeText::ContradictsLaws {
+                recorded: &j.result,
+                laws: ruling.result(),
+                why: &note_text(&note, lang),
+            }),
         });
     }
     j
@@ -360,15 +364,20 @@ impl Judgement {
             .finish()
     }
 
-    pub fn to_text(&self) -> Vec<String> {
+    pub fn to_text(&self, lang: Lang) -> Vec<String> {
         let laws = match &self.laws_result {
-            Some(r) if *r == self.result => String::new(),
-            Some(r) => format!(", by the Laws {r}"),
-            None => ", the Laws cannot tell the result".to_string(),
+            Some(r) if *r == self.result => None,
+            Some(r) => Some(Some(r.as_str())),
+            None => Some(None),
         };
-        let state = if self.problems.is_empty() { "clean" } else { "problems" };
-        let mut lines =
-            vec![format!("Game {} ({} - {}): {}{laws}: {state}", self.game, self.white, self.black, self.result)];
+        let mut lines = vec![lang.words().referee(&RefereeText::Game {
+            number: self.game,
+            white: &self.white,
+            black: &self.black,
+            result: &self.result,
+            laws,
+            clean: self.problems.is_empty(),
+        })];
         for p in &self.problems {
             let rule = if p.rule.is_empty() { String::new() } else { format!(" (FIDE {})", p.rule) };
             lines.push(format!("- ply {}: {}{rule}: {}", p.ply, p.code.code(), p.text));
@@ -385,6 +394,11 @@ const WINDOW: usize = 1024;
 /// pool, and each judgement is printed as soon as those before it are.
 pub fn run(args: RefereeArgs) -> ExitCode {
     crate::chess::attacks::init();
+    let Some(lang) = Lang::parse(&args.lang) else {
+        let codes: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
+        eprintln!("error: --lang '{}' is not supported; use {}", args.lang, codes.join(" or "));
+        return ExitCode::from(2);
+    };
     let file = match std::fs::File::open(&args.pgn) {
         Ok(f) => f,
         Err(e) => {
@@ -403,6 +417,7 @@ pub fn run(args: RefereeArgs) -> ExitCode {
     let mut printer = Printer {
         out: std::io::stdout().lock(),
         json: args.json,
+        lang,
         games: 0,
         clean: 0,
         counts: [0; ProblemCode::ALL.len()],
@@ -441,7 +456,7 @@ pub fn run(args: RefereeArgs) -> ExitCode {
         spawned += 1;
         let tx = tx.clone();
         pool.spawn(move || {
-            let judged = std::panic::catch_unwind(|| judge(&raw));
+            let judged = std::panic::catch_unwind(|| judge(&raw, lang));
             let _ = tx.send((raw.index, judged));
         });
     }
@@ -470,6 +485,7 @@ type Judged = std::thread::Result<Judgement>;
 struct Printer<W: Write> {
     out: W,
     json: bool,
+    lang: Lang,
     games: usize,
     clean: usize,
     counts: [usize; ProblemCode::ALL.len()],
@@ -487,7 +503,7 @@ impl<W: Write> Printer<W> {
             self.counts[ProblemCode::ALL.iter().position(|&c| c == p.code).unwrap_or(0)] += 1;
         }
         if !self.closed {
-            let lines = if self.json { vec![j.to_json()] } else { j.to_text() };
+            let lines = if self.json { vec![j.to_json()] } else { j.to_text(self.lang) };
             self.closed = lines.iter().try_for_each(|l| writeln!(self.out, "{l}")).is_err();
         }
         if self.games.is_multiple_of(1000) {
@@ -496,8 +512,8 @@ impl<W: Write> Printer<W> {
     }
 
     fn summary(&self) -> String {
-        let counts: Vec<String> =
-            ProblemCode::ALL.iter().zip(self.counts).map(|(c, n)| format!("{}: {n}", c.summary_label())).collect();
-        format!("Summary: {} games, {} clean; {}", self.games, self.clean, counts.join(", "))
+        let counts: Vec<(&str, &str, usize)> =
+            ProblemCode::ALL.iter().zip(self.counts).map(|(c, n)| (c.code(), c.summary_label(), n)).collect();
+        self.lang.words().referee(&RefereeText::Summary { games: self.games, clean: self.clean, counts: &counts })
     }
 }

@@ -226,3 +226,22 @@ fn many_games_for_the_long_decision_thread() {
     assert!(out.contains("Summary: 3000 games, 3000 clean"), "{out}");
     let _ = std::fs::remove_file(path);
 }
+
+/// `--lang zh`: the report's sentences, the game lines and the summary in Chinese, the
+/// explain mode's reasons too; the JSON codes stay; an unknown language is refused (exit 2).
+#[test]
+fn the_report_speaks_every_language() {
+    let path = pgn_file("lang", GAMES);
+    let (code, en, _) = referee(&[&path.to_string_lossy()]);
+    assert_eq!(code, 0);
+    let (code, zh, _) = referee(&[&path.to_string_lossy(), "--lang", "zh"]);
+    assert_eq!(code, 0, "{zh}");
+    assert_eq!(zh.lines().count(), en.lines().count(), "{zh}");
+    assert!(zh.contains("第 1 局（A - B）：1-0：无问题"), "{zh}");
+    assert!(zh.contains("- ply 7: illegal_move (FIDE 3.9.2): 白方的着法 Kf4 不合规则。"), "{zh}");
+    assert!(zh.contains("汇总：共 7 局，2 局无问题；illegal_move：1，move_after_end：1"), "{zh}");
+    assert!(!zh.contains("Recorded ") && !zh.contains("Summary"), "{zh}");
+    let (code, _, err) = referee(&[&path.to_string_lossy(), "--lang", "fr"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--lang 'fr'"), "{err}");
+}
