@@ -107,7 +107,7 @@ struct Answer {
     error: Option<String>,
 }
 
-/// How short the helpmates shown are made ([`unwinnable::with_example`]).
+/// How short the helpmates shown are made.
 #[derive(Clone, Copy)]
 enum Example {
     /// Within [`unwinnable::EXAMPLE_NODES`] a side, counted in the time of the position.
@@ -121,10 +121,9 @@ impl Answer {
         let start = Instant::now();
         let mut decisions = [None, None];
         for &side in sides {
-            let d = decide(pos, side, budget);
             decisions[side.index()] = Some(match example {
-                Example::Batch => unwinnable::with_example(pos, side, &d, unwinnable::EXAMPLE_NODES),
-                Example::Reader => unwinnable::for_reader(pos, side, &d),
+                Example::Batch => unwinnable::decide_with_example(pos, side, budget, unwinnable::EXAMPLE_NODES),
+                Example::Reader => unwinnable::for_reader(pos, side, &decide(pos, side, budget)),
             });
         }
         Answer { fen: pos.to_fen(), position: Some(*pos), decisions, micros: start.elapsed().as_micros(), error: None }

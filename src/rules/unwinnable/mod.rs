@@ -159,7 +159,7 @@ const QUICK_NODES: u64 = 2_000;
 /// The search tables, kept per thread so a decision allocates nothing after the first.
 struct Tables {
     helpmate: Table,
-    /// The search for a short example ([`with_example`]).
+    /// The search for a short example ([`shorten`]).
     short: Table,
     visited: exhaustive::Visited,
     tree: exhaustive::Tree,
@@ -214,6 +214,20 @@ pub fn decide(pos: &Position, side: Color, budget: Budget) -> Decision {
 }
 
 fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
+    if let Some(d) = settled(pos, side) {
+        return d;
+    }
+    TABLES.with(|t| {
+        let mut t = t.borrow_mut();
+        let d = decide_with(pos, side, budget, &mut t);
+        t.trim();
+        d
+    })
+}
+
+/// The decision where no search is needed: the game over on the board, material that cannot
+/// mate, the seventy-five-move rule.
+fn settled(pos: &Position, side: Color) -> Option<Decision> {
     let moves = legal_moves(pos);
     if moves.is_empty() {
         let verdict = if !pos.in_check() {
@@ -223,24 +237,19 @@ fn decide_uncached(pos: &Position, side: Color, budget: Budget) -> Decision {
         } else {
             Verdict::Winnable { helpmate: Vec::new() }
         };
-        return Decision { verdict, nodes: 0 };
+        return Some(Decision { verdict, nodes: 0 });
     }
     if let Some(p) = material::prove(pos, side) {
         let reason = match p {
             material::MaterialProof::BareKing => Reason::BareKing,
             material::MaterialProof::Insufficient => Reason::InsufficientMaterial,
         };
-        return Decision { verdict: Verdict::Unwinnable { reason }, nodes: 0 };
+        return Some(Decision { verdict: Verdict::Unwinnable { reason }, nodes: 0 });
     }
     if pos.halfmove_clock() >= 150 {
-        return Decision { verdict: Verdict::Unwinnable { reason: Reason::SeventyFiveMoves }, nodes: 0 };
+        return Some(Decision { verdict: Verdict::Unwinnable { reason: Reason::SeventyFiveMoves }, nodes: 0 });
     }
-    TABLES.with(|t| {
-        let mut t = t.borrow_mut();
-        let d = decide_with(pos, side, budget, &mut t);
-        t.trim();
-        d
-    })
+    None
 }
 
 /// The searches of [`decide`] past the cheap proofs, on this thread's tables.
@@ -410,31 +419,72 @@ impl Stage {
     }
 }
 
-/// The decision with its helpmate made an example a person can follow ([`shorten::example`]):
-/// the search's own line follows plans (take everything, promote, walk the king to a corner)
-/// and runs to dozens of moves where a mate in three exists. A shortest helpmate where the
-/// iterative deepening over the number of half-moves gets to its length within `nodes` (the
-/// search's nodes are added to the decision's), else the shortest found, else the line with
-/// its cycles cut out. `arbiter unwinnable` gives these with [`EXAMPLE_NODES`]; the referee
-/// and self-play, which need only the verdict, do not ask.
-pub fn with_example(pos: &Position, side: Color, d: &Decision, nodes: u64) -> Decision {
+/// The decision with an example a person can follow, for the batch: a shortest helpmate of at
+/// most [`shorten::SHORT_PLIES`] half-moves is looked for first, within [`SHORT_FIRST_NODES`]
+/// ([`shorten::short`]; two in three of the self-play finals' winnable sides have one, and a
+/// side with one needs no decision); else the decision, its line made an example within `nodes`
+/// ([`shorten::example`]: the search's own line follows plans and runs to dozens of moves),
+/// from the lengths the first search has not ruled out.
+pub fn decide_with_example(pos: &Position, side: Color, budget: Budget, nodes: u64) -> Decision {
+    if let Some(d) = settled(pos, side) {
+        return d;
+    }
+    let short =
+        TABLES.with(|t| shorten::short(pos, side, shorten::SHORT_PLIES, SHORT_FIRST_NODES, &mut t.borrow_mut().short));
+    if let Some(helpmate) = short.line {
+        return Decision { verdict: Verdict::Winnable { helpmate }, nodes: short.nodes };
+    }
+    let d = decide(pos, side, budget);
+    let mut d = as_example(pos, side, &d, short.none_within + 1, nodes);
+    d.nodes += short.nodes;
+    d
+}
+
+/// The nodes of the batch's example that go to lengths of at most
+/// [`shorten::SHORT_PLIES`] half-moves before the decision is asked.
+const SHORT_FIRST_NODES: u64 = 150;
+
+/// `d` with its helpmate made an example ([`shorten::example`]) within `nodes` (added to the
+/// decision's), from `from_plies` half-moves (the shorter lengths known to hold no helpmate).
+fn as_example(pos: &Position, side: Color, d: &Decision, from_plies: usize, nodes: u64) -> Decision {
     let Verdict::Winnable { helpmate } = &d.verdict else { return d.clone() };
     if helpmate.len() <= 2 {
         return d.clone(); // the winner moves last: nothing shorter has the right parity
     }
-    let (helpmate, spent) = TABLES.with(|t| shorten::example(pos, side, helpmate, nodes, &mut t.borrow_mut().short));
+    let (helpmate, spent) =
+        TABLES.with(|t| shorten::example(pos, side, helpmate, from_plies, nodes, &mut t.borrow_mut().short));
     Decision { verdict: Verdict::Winnable { helpmate }, nodes: d.nodes + spent }
 }
 
-/// The decision as shown in a position report or a ruling: [`with_example`] within
-/// [`SHORTEN_NODES`] (cached: a report is often rendered twice, as text and as a diagram).
+/// The decision as shown in a position report or a ruling (cached: a report is often
+/// rendered twice, as text and as a diagram): its helpmate made an example within
+/// [`SHORTEN_NODES`] ([`as_example`]), after the search for a shortest one of at most
+/// [`shorten::SHORT_PLIES`] half-moves has had up to [`SHORT_READER_NODES`] to settle those
+/// lengths (where a line of a few moves exists, a reader is shown one of the shortest).
 pub fn for_reader(pos: &Position, side: Color, d: &Decision) -> Decision {
     let Verdict::Winnable { helpmate } = &d.verdict else { return d.clone() };
     if helpmate.len() <= 2 {
         return d.clone();
     }
-    cached((pos.key(), pos.halfmove_clock(), side, None), || with_example(pos, side, d, SHORTEN_NODES))
+    cached((pos.key(), pos.halfmove_clock(), side, None), || {
+        // A table of its own, larger than the batch's: these searches run to millions of nodes.
+        let mut table = Table::new(shorten::READER_TABLE_BITS);
+        let short = shorten::short(pos, side, helpmate.len() - 2, SHORT_READER_NODES, &mut table);
+        match short.line {
+            Some(line) if line.len() <= helpmate.len() => {
+                Decision { verdict: Verdict::Winnable { helpmate: line }, nodes: d.nodes + short.nodes }
+            }
+            _ => {
+                let mut e = as_example(pos, side, d, short.none_within + 1, SHORTEN_NODES);
+                e.nodes += short.nodes;
+                e
+            }
+        }
+    })
 }
+
+/// The nodes a reader's example may spend on lengths of at most [`shorten::SHORT_PLIES`].
+const SHORT_READER_NODES: u64 = 2_000_000;
 
 /// Both sides' decisions, White first.
 pub fn decide_both(pos: &Position, budget: Budget) -> [Decision; 2] {

@@ -16,7 +16,7 @@ use super::is_helpmate;
 use super::table::Table;
 use crate::chess::attacks::{self, aligned};
 use crate::chess::movegen::{
-    has_legal_move, king_step_is_safe, legal_moves, moves_with_untested_king_steps_into, Sink,
+    has_legal_move, king_step_is_safe, legal_moves, moves_with_untested_king_steps_into, Sink, MAX_MOVES,
 };
 use crate::chess::{Bitboard, Color, Move, MoveKind, PieceType, Position, Square};
 
@@ -24,9 +24,10 @@ use crate::chess::{Bitboard, Color, Move, MoveKind, PieceType, Position, Square}
 /// some 60,000 nodes, one in five in K+Q v K some 80,000 (2026-12-01).
 pub const SHORTEN_NODES: u64 = 100_000;
 
-/// The node budget of the examples of `arbiter unwinnable` (per side): on the self-play
-/// finals, the median example is 11 half-moves at this budget (see docs/unwinnable.md).
-pub const EXAMPLE_NODES: u64 = 150;
+/// The node budget (per side) with which the batch of `arbiter unwinnable` shortens the
+/// decision's line where no helpmate of at most [`SHORT_PLIES`] half-moves was found first: on
+/// the self-play finals the median example is then 12 half-moves (see docs/unwinnable.md).
+pub const EXAMPLE_NODES: u64 = 200;
 
 /// The nodes the iterative deepening keeps for each longer length while it searches a length
 /// to the end, and gives each longer length once one has run out of nodes ([`shortest_within`]).
@@ -37,20 +38,35 @@ const LONGER_LINE_NODES: u64 = 15;
 /// reader's up to 100,000, and those where the last move is made, most of them, are not kept).
 pub const TABLE_BITS: u32 = 13;
 
+/// The table of a reader's search for a short example ([`super::for_reader`]): 262,144
+/// entries (4 MB), for searches of up to millions of nodes.
+pub const READER_TABLE_BITS: u32 = 18;
+
 /// The longest line (in half-moves) the exact search tries.
 const MAX_PLIES: usize = 15;
+
+/// The lengths (in half-moves) looked at first, before the decision ([`short`]).
+pub const SHORT_PLIES: usize = 6;
 
 /// A helpmate for `winner` from `pos` no longer than `line` (itself a helpmate), as short as
 /// the budget allows.
 pub fn shorten(pos: &Position, winner: Color, line: &[Move], budget: u64) -> Vec<Move> {
-    example(pos, winner, line, budget, &mut Table::new(TABLE_BITS)).0
+    example(pos, winner, line, 1, budget, &mut Table::new(TABLE_BITS)).0
 }
 
 /// [`shorten`] on the caller's table, with the nodes it took: the line with its cycles cut
 /// out and cut at a mate on the way ([`mate_on_the_way`]), then the exact search
-/// ([`shortest_within`]) up to two half-moves less than that (or [`MAX_PLIES`]), its first
-/// find a shortest helpmate.
-pub fn example(pos: &Position, winner: Color, line: &[Move], budget: u64, table: &mut Table) -> (Vec<Move>, u64) {
+/// ([`shortest_within`]) from `from_plies` half-moves (the shorter lengths known to hold no
+/// helpmate, or 1) up to two half-moves less than that (or [`MAX_PLIES`]), its first find a
+/// shortest helpmate when every shorter length was searched to the end.
+pub fn example(
+    pos: &Position,
+    winner: Color,
+    line: &[Move],
+    from_plies: usize,
+    budget: u64,
+    table: &mut Table,
+) -> (Vec<Move>, u64) {
     let mut best = without_cycles(pos, line);
     // Replayed only when something was cut (the decision's line is a helpmate).
     if best.len() < line.len() && !is_helpmate(pos, winner, &best) {
@@ -59,11 +75,18 @@ pub fn example(pos: &Position, winner: Color, line: &[Move], budget: u64, table:
     if let Some(shortcut) = mate_on_the_way(pos, winner, &best) {
         best = shortcut;
     }
-    if best.len() <= 2 {
+    if best.len() <= from_plies.max(2) {
         return (best, 0);
     }
-    let (short, nodes) = shortest_within(pos, winner, (best.len() - 2).min(MAX_PLIES), budget, table);
-    (short.unwrap_or(best), nodes)
+    let found = shortest_within(pos, winner, from_plies, (best.len() - 2).min(MAX_PLIES), budget, table);
+    (found.line.unwrap_or(best), found.nodes)
+}
+
+/// A shortest helpmate of at most `max_plies` (up to [`SHORT_PLIES`]) half-moves, looked for before anything
+/// else where examples are wanted: most sides that can mate at all can in so few (two in
+/// three of the self-play finals' winnable sides), and a line found here needs no decision.
+pub fn short(pos: &Position, winner: Color, max_plies: usize, budget: u64, table: &mut Table) -> Shortest {
+    shortest_within(pos, winner, 1, max_plies.min(SHORT_PLIES), budget, table)
 }
 
 /// The line with every stretch between two visits of the same position cut out (the clock
@@ -101,22 +124,37 @@ fn mate_on_the_way(pos: &Position, winner: Color, line: &[Move]) -> Option<Vec<M
     None
 }
 
-/// A shortest helpmate by `winner` of at most `max_plies` half-moves, by iterative deepening
-/// over the number of half-moves (every move of both sides, only checks as the last move),
-/// within about `budget` nodes; with the nodes it took. A line found after all shorter lengths
-/// were searched to the end is a shortest one.
+/// What [`shortest_within`] found.
+pub struct Shortest {
+    /// A helpmate, the shortest there is when every shorter length was searched to the end.
+    pub line: Option<Vec<Move>>,
+    pub nodes: u64,
+    /// Every length up to this many half-moves was searched to the end without a find.
+    pub none_within: usize,
+}
+
+/// A shortest helpmate by `winner` of `min_plies` to `max_plies` half-moves, by iterative
+/// deepening over the number of half-moves (every move of both sides, only checks as the last
+/// move), within about `budget` nodes. A line found after all shorter lengths were searched to
+/// the end is a shortest one.
 fn shortest_within(
     pos: &Position,
     winner: Color,
+    min_plies: usize,
     max_plies: usize,
     budget: u64,
     table: &mut Table,
-) -> (Option<Vec<Move>>, u64) {
+) -> Shortest {
     // The winner moves last, so the length's parity is fixed by who is to move.
-    let first = if pos.side_to_move() == winner { 1 } else { 2 };
+    let odd = pos.side_to_move() == winner;
+    let mut first = min_plies.max(1);
+    if (first % 2 == 1) != odd {
+        first += 1;
+    }
     let mut s = Exact { winner, table, nodes: 0, limit: 0, line: Vec::new() };
     let lengths: Vec<usize> = (first..=max_plies).step_by(2).collect();
     let mut exact = true;
+    let mut none_within = min_plies.saturating_sub(1);
     for (i, &plies) in lengths.iter().enumerate() {
         s.table.clear();
         s.line.clear();
@@ -125,8 +163,14 @@ fn shortest_within(
         let share = if exact { left - (LONGER_LINE_NODES * longer).min(left / 2) } else { LONGER_LINE_NODES.min(left) };
         s.limit = s.nodes + share;
         match s.dfs(pos, plies) {
-            Some(true) if is_helpmate(pos, winner, &s.line) => return (Some(s.line), s.nodes),
-            Some(_) => {}
+            Some(true) if is_helpmate(pos, winner, &s.line) => {
+                return Shortest { line: Some(s.line), nodes: s.nodes, none_within }
+            }
+            Some(_) => {
+                if exact {
+                    none_within = plies + 1;
+                }
+            }
             None => {
                 exact = false;
                 if s.nodes >= budget {
@@ -135,7 +179,7 @@ fn shortest_within(
             }
         }
     }
-    (None, s.nodes)
+    Shortest { line: None, nodes: s.nodes, none_within }
 }
 
 /// The exact search: a mate by `winner` in exactly `plies` half-moves.
@@ -173,32 +217,39 @@ impl Exact<'_> {
             self.line.extend(found);
             return Some(found.is_some());
         }
-        let mut ordered = legal_moves(pos);
+        // Each move's index with its order key in the high bits, made once: sorting plain
+        // integers costs a fraction of sorting moves by a key worked out at every comparison
+        // (and equal keys keep the generator's order).
+        let moves = legal_moves(pos);
+        let mut ordered = [0u32; MAX_MOVES];
+        let ordered = &mut ordered[..moves.len()];
         let loser_king = pos.king_square(self.winner.flip());
         if pos.side_to_move() == self.winner {
             // The winner's pieces closing in on the loser's king first.
-            ordered
-                .as_mut_slice()
-                .sort_unstable_by_key(|&m| m.to().distance(loser_king) - m.from().distance(loser_king));
+            for (i, (slot, &m)) in ordered.iter_mut().zip(moves.iter()).enumerate() {
+                let closer = 8 + m.to().distance(loser_king) - m.from().distance(loser_king);
+                *slot = (closer as u32) << 16 | i as u32;
+            }
         } else {
             // The loser's king walking into the net (towards the winner's pieces), then
             // pieces blocking its own king's flight squares.
             let net = pos.color(self.winner) & !pos.pieces(PieceType::King);
-            // The pull of each square the king may step to, worked out once (the sort asks
-            // for keys many times).
             let mut pull = [0; 64];
             for sq in attacks::king_attacks(loser_king) {
                 pull[sq.index()] = net.into_iter().map(|n| sq.distance(n)).sum::<i32>();
             }
-            ordered.as_mut_slice().sort_unstable_by_key(|&m| {
-                if m.from() == loser_king {
-                    (0, pull[m.to().index()])
+            for (i, (slot, &m)) in ordered.iter_mut().zip(moves.iter()).enumerate() {
+                let key = if m.from() == loser_king {
+                    pull[m.to().index()]
                 } else {
-                    (1 + i32::from(m.to().distance(loser_king) > 1), 0)
-                }
-            });
+                    (1 + i32::from(m.to().distance(loser_king) > 1)) << 10
+                };
+                *slot = (key as u32) << 16 | i as u32;
+            }
         }
-        for &m in ordered.iter() {
+        ordered.sort_unstable();
+        for &k in ordered.iter() {
+            let m = moves.get((k & 0xffff) as usize);
             self.line.push(m);
             if self.dfs(&pos.make_move(m), plies - 1)? {
                 return Some(true);
@@ -444,5 +495,71 @@ mod tests {
         assert!(is_helpmate(&pos, Color::White, &line));
         assert_eq!(without_cycles(&pos, &line), &line[4..]);
         assert_eq!(shorten(&pos, Color::White, &line, 1000).len(), 1);
+    }
+}
+
+/// By hand: how often the examples are a shortest helpmate where one of at most six
+/// half-moves exists, on the self-play finals, against this module's exact search run to the end
+/// of six half-moves (up to 20 M nodes a side):
+/// `cargo test --release --lib shortest_up_to_six -- --ignored --nocapture` (some 5 minutes;
+/// `SHORTEST_TSV=file` keeps a line per side: finals line, side, the decision's length, the
+/// batch's, the shortest of at most six or `-`, the nodes that took, the reader's length).
+#[cfg(test)]
+mod measured {
+    use super::*;
+    use crate::chess::attacks;
+    use crate::rules::unwinnable::{decide, decide_with_example, for_reader, Budget, Decision, Verdict};
+    use std::fmt::Write;
+
+    #[test]
+    #[ignore]
+    fn shortest_up_to_six_on_the_finals() {
+        attacks::init();
+        let finals = include_str!("../../../tests/data/selfplay-finals.epd");
+        let mut table = Table::new(20);
+        let mut tsv = String::new();
+        let (mut sides, mut short, mut batch_shortest, mut reader_shortest) = (0, 0, 0, 0);
+        for (i, fen) in finals.lines().enumerate() {
+            let fen = fen.trim();
+            if fen.is_empty() || fen.starts_with('#') {
+                continue;
+            }
+            let pos = Position::from_fen(fen).expect("fen");
+            for side in Color::ALL {
+                let d = decide(&pos, side, Budget::default());
+                let Verdict::Winnable { helpmate } = &d.verdict else { continue };
+                if helpmate.is_empty() {
+                    continue; // mated already: no example is shown
+                }
+                let length = |d: &Decision| match &d.verdict {
+                    Verdict::Winnable { helpmate } => helpmate.len(),
+                    _ => panic!("{fen}: a winnable side became {:?}", d.verdict),
+                };
+                let batch = length(&decide_with_example(&pos, side, Budget::default(), EXAMPLE_NODES));
+                let reader = length(&for_reader(&pos, side, &d));
+                let max = if pos.side_to_move() == side { 5 } else { 6 };
+                let found = shortest_within(&pos, side, 1, max, 20_000_000, &mut table);
+                assert!(found.line.is_some() || found.none_within >= max, "{fen}: out of nodes");
+                let oracle = found.line.as_ref().map(Vec::len);
+                sides += 1;
+                if let Some(n) = oracle {
+                    assert!(batch >= n && reader >= n, "{fen} {side:?}: shorter than the shortest");
+                    short += 1;
+                    batch_shortest += usize::from(batch == n);
+                    reader_shortest += usize::from(reader == n);
+                }
+                let oracle = oracle.map_or("-".to_string(), |n| n.to_string());
+                writeln!(tsv, "{i}\t{side:?}\t{}\t{batch}\t{oracle}\t{}\t{reader}", helpmate.len(), found.nodes)
+                    .expect("string");
+            }
+        }
+        if let Ok(path) = std::env::var("SHORTEST_TSV") {
+            std::fs::write(path, tsv).expect("write");
+        }
+        println!(
+            "{sides} sides with an example; {short} with a helpmate of at most six half-moves: \
+             the batch shows a shortest in {batch_shortest}, a reader in {reader_shortest}"
+        );
+        assert!(reader_shortest * 100 >= short * 99, "{reader_shortest} of {short}");
     }
 }
