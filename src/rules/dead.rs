@@ -60,9 +60,24 @@ pub fn quick_helpmate(pos: &Position, side: Color) -> bool {
 
 /// Either player's helpmate is found quickly: the position is not dead, however long the
 /// other player's decision would take (K+B against a queen and rooks: the queen's side
-/// mates at once, the bishop's needs a long search).
+/// mates at once, the bishop's needs a long search). The side with more material is asked
+/// first: the other one's probe is often the one that runs out (a king and a pawn against a
+/// rook), and self-play asks this at every move.
 fn helpmate_found_quickly(pos: &Position) -> bool {
-    Color::ALL.into_iter().any(|side| quick_helpmate(pos, side))
+    let material = |side: Color| {
+        [
+            (PieceType::Pawn, 1),
+            (PieceType::Knight, 3),
+            (PieceType::Bishop, 3),
+            (PieceType::Rook, 5),
+            (PieceType::Queen, 9),
+        ]
+        .into_iter()
+        .map(|(kind, value)| value * pos.pieces_of(side, kind).count())
+        .sum::<u32>()
+    };
+    let first = if material(Color::Black) > material(Color::White) { Color::Black } else { Color::White };
+    [first, first.flip()].into_iter().any(|side| quick_helpmate(pos, side))
 }
 
 /// The first dead position (5.2.2) of a game, by index into `positions`: the game's positions

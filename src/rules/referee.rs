@@ -152,6 +152,13 @@ impl Game {
         count_in_window(&self.keys, self.current.halfmove_clock(), self.current.key())
     }
 
+    /// The draws the player to move may claim now without a move (9.2, 9.3), for a game not
+    /// over ([`Game::outcome`] is `None`): what [`Game::report`] lists as `claimable_draws`,
+    /// without the report's searches (self-play asks at every move).
+    pub fn claimable_draws(&self) -> Vec<DrawClaim> {
+        claimable_now(&self.current, self.repetitions())
+    }
+
     /// The squares where pawns landed after advancing two squares in this game, with the ply
     /// (0-based index into `moves`, or `None` for a double step recorded in the start FEN)
     /// — the explainer uses it to tell an expired en-passant chance from none at all.
@@ -207,6 +214,18 @@ impl Game {
             dead::dead_position(&self.current),
         )
     }
+}
+
+/// The draws claimable in `pos`, a position not over, that has occurred `repetitions` times.
+fn claimable_now(pos: &Position, repetitions: u32) -> Vec<DrawClaim> {
+    let mut claims = Vec::new();
+    if repetitions >= 3 {
+        claims.push(DrawClaim::ThreefoldRepetition);
+    }
+    if pos.halfmove_clock() >= 100 {
+        claims.push(DrawClaim::FiftyMoves);
+    }
+    claims
 }
 
 fn count_in_window(keys: &[u64], halfmove_clock: u16, key: u64) -> u32 {
@@ -472,12 +491,7 @@ impl PositionReport {
         let mut claimable_draws = Vec::new();
         let mut claimable_with_move = Vec::new();
         if outcome.is_none() {
-            if repetitions >= 3 {
-                claimable_draws.push(DrawClaim::ThreefoldRepetition);
-            }
-            if pos.halfmove_clock() >= 100 {
-                claimable_draws.push(DrawClaim::FiftyMoves);
-            }
+            claimable_draws = claimable_now(pos, repetitions);
             let mut next_keys = keys.to_vec();
             for &m in moves.iter() {
                 let after = pos.make_move(m);

@@ -289,7 +289,7 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
             return rec;
         }
         if cfg.claim_draws {
-            if let Some(&claim) = game.report().claimable_draws.first() {
+            if let Some(&claim) = game.claimable_draws().first() {
                 rec.result = GameResult::Draw;
                 rec.reason = EndReason::Claimed(claim);
                 return rec;
@@ -384,7 +384,7 @@ pub fn play_game(start: &Position, white: &mut dyn Player, black: &mut dyn Playe
         let after = *game.current();
         if let Some((outcome, reason)) = adjudicate_scores(&cfg.adjudication, &mut adj, side, reply.score, &after) {
             // An end on the board takes precedence over score adjudication.
-            if game.outcome().is_none() && game.report().claimable_draws.is_empty() {
+            if game.outcome().is_none() && game.claimable_draws().is_empty() {
                 (rec.result, rec.reason) = match reason {
                     EndReason::ResignAdjudication(winner) => resignation(&game, winner.flip()),
                     other => (outcome, other),
