@@ -501,6 +501,49 @@ pub struct InProcess {
     name: String,
     options: Vec<(String, String)>,
     engine: crate::engine::Engine,
+    watchdog: Watchdog,
+}
+
+/// One search for the [`Watchdog`] to watch.
+struct Watch {
+    control: std::sync::Arc<crate::engine::SearchControl>,
+    until: Instant,
+    interrupt: Option<&'static AtomicBool>,
+    /// Told (or dropped) when the search is over.
+    done: Receiver<()>,
+}
+
+/// A thread that stops a search at its deadline or when the match is interrupted: one for the
+/// player's life, not one a move (a training-data game makes a move in about 2 ms).
+struct Watchdog {
+    watches: mpsc::Sender<Watch>,
+}
+
+impl Watchdog {
+    fn new() -> Result<Watchdog, PlayerError> {
+        let (watches, incoming) = mpsc::channel::<Watch>();
+        std::thread::Builder::new()
+            .name("watchdog".into())
+            .spawn(move || {
+                // Ends when the player, and with it the sender, is dropped.
+                for w in incoming {
+                    loop {
+                        let wait = w.until.saturating_duration_since(Instant::now()).min(INTERRUPT_POLL);
+                        match w.done.recv_timeout(wait) {
+                            Err(RecvTimeoutError::Timeout) => {
+                                if Instant::now() >= w.until || w.interrupt.is_some_and(|f| f.load(Ordering::SeqCst)) {
+                                    w.control.stop();
+                                    break;
+                                }
+                            }
+                            Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
+                        }
+                    }
+                }
+            })
+            .map_err(|e| PlayerError::Internal(format!("cannot start the watchdog thread: {e}")))?;
+        Ok(Watchdog { watches })
+    }
 }
 
 impl InProcess {
@@ -511,7 +554,7 @@ impl InProcess {
         for (k, v) in options {
             engine.set_option(k, Some(v)).map_err(|e| PlayerError::Handshake(format!("option {k}={v}: {e}")))?;
         }
-        Ok(InProcess { name: name.to_string(), options: options.to_vec(), engine })
+        Ok(InProcess { name: name.to_string(), options: options.to_vec(), engine, watchdog: Watchdog::new()? })
     }
 
     /// The name Arbiter gives in UCI (`id name`).
@@ -530,30 +573,22 @@ impl Player for InProcess {
         Ok(())
     }
 
-    /// Searches on the calling thread. A watchdog stops the search at the deadline (or when
-    /// the match is interrupted), and a panic inside the search is caught and reported as a
-    /// crash (the player is then rebuilt).
+    /// Searches on the calling thread. The player's watchdog stops the search at the deadline
+    /// (or when the match is interrupted), and a panic inside the search is caught and
+    /// reported as a crash (the player is then rebuilt).
     fn go(&mut self, req: &GoRequest) -> Result<Reply, PlayerError> {
         use crate::engine::{SearchControl, SearchRequest};
         let control = std::sync::Arc::new(SearchControl::new());
-        let (done_tx, done_rx) = mpsc::channel::<()>();
-        let watchdog = {
-            let control = std::sync::Arc::clone(&control);
-            let until = Instant::now() + req.deadline;
-            let interrupt = req.interrupt;
-            std::thread::spawn(move || loop {
-                let wait = until.saturating_duration_since(Instant::now()).min(INTERRUPT_POLL);
-                match done_rx.recv_timeout(wait) {
-                    Err(RecvTimeoutError::Timeout) => {
-                        if Instant::now() >= until || interrupt.is_some_and(|f| f.load(Ordering::SeqCst)) {
-                            control.stop();
-                            return;
-                        }
-                    }
-                    Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
-                }
-            })
+        let (done_tx, done) = mpsc::channel::<()>();
+        let watch = Watch {
+            control: std::sync::Arc::clone(&control),
+            until: Instant::now() + req.deadline,
+            interrupt: req.interrupt,
+            done,
         };
+        if self.watchdog.watches.send(watch).is_err() {
+            return Err(PlayerError::Internal("the watchdog thread has ended".into()));
+        }
         // Keys of the positions before the current one (the engine's `history`).
         let before = req.history[..req.history.len().saturating_sub(1)].to_vec();
         let request = SearchRequest { position: *req.position, history: before, limits: req.limits.clone() };
@@ -563,7 +598,6 @@ impl Player for InProcess {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.search(request, &control, &mut |_| {})));
         let elapsed = start.elapsed();
         let _ = done_tx.send(());
-        let _ = watchdog.join();
         let result = result.map_err(|_| PlayerError::Crashed("the search panicked".into()))?;
         if req.interrupted() {
             return Err(PlayerError::Interrupted);
