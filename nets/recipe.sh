@@ -7,7 +7,7 @@
 #
 # Needs xz, md5sum and cargo (unless ARBITER names a build). Builds the engine, checks the records against
 # nets/data/MD5SUMS, unpacks them into OUT_DIR (84 MiB; kept for the next run), and trains
-# niced on two threads: 10 CPU-minutes (6 min 40 s on two cores, unpacking included), 2.1 GB of memory. The
+# niced on two threads: 10-12 CPU-minutes (6 min 40 s on two cores), 1.5 GB of memory. The
 # trainer is deterministic for a build (any --threads), so the result is N6 byte for byte unless the trainer
 # has changed since 0e39732, the commit that trained it. Exit status 0 when the file equals
 # nets/default.nnue, 1 when it differs, 2 on an error.

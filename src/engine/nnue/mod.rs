@@ -58,6 +58,15 @@ pub const fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
     theirs * 384 + piece.kind.index() * 64 + sq
 }
 
+/// The input index of the same piece on the same square seen from the other perspective:
+/// [`feature`] for the other side, worked out from the index alone (own and their pieces swap
+/// halves, the board turns over). The trainer keeps one perspective per position and makes
+/// the other with this.
+#[inline(always)]
+pub const fn other_perspective(f: usize) -> usize {
+    ((f + INPUTS / 2) % INPUTS) ^ 56
+}
+
 /// The output bucket: pieces on the board (kings included), 2..=32, in eight bands of four.
 #[inline(always)]
 pub fn output_bucket(occupied: Bitboard) -> usize {
@@ -314,6 +323,20 @@ impl Network {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn the_other_perspective_from_the_index_alone() {
+        for color in Color::ALL {
+            for kind in PieceType::ALL {
+                let piece = Piece::new(color, kind);
+                for sq in (0..64).map(Square::new) {
+                    for view in Color::ALL {
+                        assert_eq!(other_perspective(feature(view, piece, sq)), feature(view.flip(), piece, sq));
+                    }
+                }
+            }
+        }
+    }
 
     /// A seeded random network with a trained one's weight ranges (also used by the
     /// inference tests).

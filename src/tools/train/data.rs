@@ -24,8 +24,9 @@ const CHECK_POSITIONS: usize = 2000;
 /// How many training positions are kept for fitting the quantised output layer.
 const CALIBRATION_POSITIONS: usize = 32768;
 
-/// One position: its features are `features[start .. start + 2 * count]`, the side to
-/// move's perspective first.
+/// One position: its features from the side to move's perspective are
+/// `features[start .. start + count]`; the other perspective's are made from them
+/// ([`nnue::other_perspective`], in the same order), which halves the memory a position takes.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     start: u32,
@@ -42,8 +43,8 @@ struct Entry {
 pub struct Sample<'a> {
     /// Active features from the side to move's perspective.
     pub us: &'a [u16],
-    /// Active features from the other side's perspective.
-    pub them: &'a [u16],
+    /// Active features from the other side's perspective (the first `us.len()`): [`Sample::them`].
+    them: [u16; MAX_PIECES],
     pub bucket: usize,
     /// Centipawns, side to move.
     pub score: f32,
@@ -51,7 +52,15 @@ pub struct Sample<'a> {
     pub result: f32,
 }
 
-/// Positions in compact form (about 100 bytes each).
+impl Sample<'_> {
+    /// Active features from the other side's perspective, in the order of `us`.
+    pub fn them(&self) -> &[u16] {
+        &self.them[..self.us.len()]
+    }
+}
+
+/// Positions in compact form (about 65 bytes each: a 16-byte entry and a perspective's
+/// features).
 #[derive(Default, Debug, Clone)]
 pub struct Dataset {
     entries: Vec<Entry>,
@@ -70,13 +79,12 @@ impl Dataset {
     pub fn sample(&self, i: usize) -> Sample<'_> {
         let e = self.entries[i];
         let (start, n) = (e.start as usize, e.count as usize);
-        Sample {
-            us: &self.features[start..start + n],
-            them: &self.features[start + n..start + 2 * n],
-            bucket: e.bucket as usize,
-            score: e.score,
-            result: e.result,
+        let us = &self.features[start..start + n];
+        let mut them = [0; MAX_PIECES];
+        for (t, &f) in them.iter_mut().zip(us) {
+            *t = nnue::other_perspective(f as usize) as u16;
         }
+        Sample { us, them, bucket: e.bucket as usize, score: e.score, result: e.result }
     }
 
     /// Adds a position with its score and result from White's view. Refused (false) when it
@@ -95,7 +103,7 @@ impl Dataset {
 
     fn push_features(&mut self, pos: &Position, score_white: f32, result_white: f32, mirror: bool) -> bool {
         let count = pos.occupied().count() as usize;
-        if count > MAX_PIECES || self.features.len() + 2 * count > u32::MAX as usize {
+        if count > MAX_PIECES || self.features.len() + count > u32::MAX as usize {
             return false;
         }
         let stm = pos.side_to_move();
@@ -103,7 +111,6 @@ impl Dataset {
         // A feature's low three bits are its square's file (nnue::feature), so `^ 7` mirrors it.
         let flip = if mirror { 7 } else { 0 };
         self.features.extend(nnue::active_features(pos, stm).map(|f| (f ^ flip) as u16));
-        self.features.extend(nnue::active_features(pos, stm.flip()).map(|f| (f ^ flip) as u16));
         let (score, result) = match stm {
             Color::White => (score_white, result_white),
             Color::Black => (-score_white, 1.0 - result_white),
@@ -297,7 +304,9 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
         assert_eq!((sw.score, sw.result), (150.0, 1.0));
         assert_eq!((sb.score, sb.result), (-150.0, 0.0));
         // The two perspectives swap with the side to move.
-        assert_eq!((sw.us, sw.them), (sb.them, sb.us));
+        assert_eq!((sw.us, sw.them()), (sb.them(), sb.us));
+        // As the other perspective's own features would be, in the same order.
+        assert_eq!(sw.them(), nnue::active_features(&w, Color::Black).map(|f| f as u16).collect::<Vec<_>>());
         assert_eq!(sw.us.len(), 3);
         assert_eq!(sw.bucket, output_bucket(w.occupied()));
     }
@@ -321,7 +330,7 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
             v.sort_unstable();
             v
         };
-        assert_eq!((sorted(a.us), sorted(a.them)), (sorted(b.us), sorted(b.them)));
+        assert_eq!((sorted(a.us), sorted(a.them())), (sorted(b.us), sorted(b.them())));
         assert_eq!((a.score, a.result, a.bucket), (b.score, b.result, b.bucket));
         assert!(!d.push_mirrored(&Position::startpos(), 0.0, 0.5));
         assert_eq!(d.len(), 2);

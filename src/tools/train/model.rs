@@ -169,7 +169,7 @@ impl Model {
     /// accumulators in `act`.
     pub fn forward(&self, s: &Sample, act: &mut Activations) -> f32 {
         let p = &self.params;
-        for (acc, feats) in act.acc.iter_mut().zip([s.us, s.them]) {
+        for (acc, feats) in act.acc.iter_mut().zip([s.us, s.them()]) {
             acc.copy_from_slice(&p[FT_BIAS..OUT_WEIGHTS]);
             for &f in feats {
                 let col = FT_WEIGHTS + f as usize * HIDDEN;
@@ -209,7 +209,7 @@ impl Model {
         for (g, (a, b)) in grad[FT_BIAS..OUT_WEIGHTS].iter_mut().zip(d[0].iter().zip(&d[1])) {
             *g += a + b;
         }
-        for (feats, d) in [s.us, s.them].into_iter().zip(&d) {
+        for (feats, d) in [s.us, s.them()].into_iter().zip(&d) {
             for &f in feats {
                 let col = FT_WEIGHTS + f as usize * HIDDEN;
                 for (g, &x) in grad[col..col + HIDDEN].iter_mut().zip(d) {
@@ -376,7 +376,7 @@ mod tests {
             let mut check = vec![OUT_BIAS + s0.bucket, OUT_BIAS + d.sample(2).bucket];
             for j in [0, 17, 100, 255] {
                 check.push(FT_WEIGHTS + s0.us[3] as usize * HIDDEN + j);
-                check.push(FT_WEIGHTS + s0.them[5] as usize * HIDDEN + j);
+                check.push(FT_WEIGHTS + s0.them()[5] as usize * HIDDEN + j);
                 check.push(FT_BIAS + j);
                 check.push(OUT_WEIGHTS + s0.bucket * 2 * HIDDEN + j);
                 check.push(OUT_WEIGHTS + s0.bucket * 2 * HIDDEN + HIDDEN + j);
