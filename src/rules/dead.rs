@@ -65,16 +65,10 @@ pub fn quick_helpmate(pos: &Position, side: Color) -> bool {
 /// rook), and self-play asks this at every move.
 fn helpmate_found_quickly(pos: &Position) -> bool {
     let material = |side: Color| {
-        [
-            (PieceType::Pawn, 1),
-            (PieceType::Knight, 3),
-            (PieceType::Bishop, 3),
-            (PieceType::Rook, 5),
-            (PieceType::Queen, 9),
-        ]
-        .into_iter()
-        .map(|(kind, value)| value * pos.pieces_of(side, kind).count())
-        .sum::<u32>()
+        PieceType::ALL
+            .into_iter()
+            .map(|kind| unwinnable::piece_value(kind) * pos.pieces_of(side, kind).count() as i32)
+            .sum::<i32>()
     };
     let first = if material(Color::Black) > material(Color::White) { Color::Black } else { Color::White };
     [first, first.flip()].into_iter().any(|side| quick_helpmate(pos, side))

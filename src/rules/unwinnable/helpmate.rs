@@ -659,7 +659,8 @@ fn piece_distance(kind: PieceType, a: Square, b: Square) -> i32 {
     }
 }
 
-fn value(p: PieceType) -> i32 {
+/// The usual material values (pawn 1, minor piece 3, rook 5, queen 9).
+pub(crate) fn value(p: PieceType) -> i32 {
     match p {
         PieceType::Pawn => 1,
         PieceType::Knight | PieceType::Bishop => 3,

@@ -30,6 +30,7 @@ mod table;
 
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Color, Move, PieceType, Position};
+pub(crate) use helpmate::value as piece_value;
 pub use shorten::{shorten, EXAMPLE_NODES, SHORTEN_NODES};
 use std::cell::RefCell;
 use table::Table;
