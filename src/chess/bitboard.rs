@@ -95,6 +95,12 @@ impl Bitboard {
             Color::Black => Bitboard((west >> 9) | (east >> 7)),
         }
     }
+    /// The set and every square next to one of its squares (a king's step in any direction).
+    #[inline(always)]
+    pub const fn grown(self) -> Bitboard {
+        let sideways = self.0 | (self.0 & !Self::FILE_A.0) >> 1 | (self.0 & !Self::FILE_H.0) << 1;
+        Bitboard(sideways | sideways << 8 | sideways >> 8)
+    }
     pub fn squares(self) -> impl Iterator<Item = Square> {
         self.into_iter()
     }

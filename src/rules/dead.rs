@@ -9,7 +9,6 @@
 //! for good): it asks at every node and must cost next to nothing.
 
 use super::unwinnable::{self, Budget, Decision, Reason, Verdict};
-use crate::chess::attacks::king_attacks;
 use crate::chess::movegen::{has_legal_move, legal_moves};
 use crate::chess::{Bitboard, Color, PieceType, Position};
 
@@ -170,23 +169,18 @@ fn kings_and_pawns_frozen(pos: &Position, pawns: Bitboard) -> bool {
         // Squares this king may ever stand on: free of pawns and of enemy pawn attacks.
         let walkable = !pawns & !guarded;
         let region = flood(Bitboard::from_square(pos.king_square(color)), walkable);
-        if (spread(region) & enemy_pawns & !guarded).nonempty() {
+        if (region.grown() & enemy_pawns & !guarded).nonempty() {
             return false; // an undefended enemy pawn within reach: it could be taken
         }
     }
     true
 }
 
-/// Every square adjacent to a square of `set`.
-fn spread(set: Bitboard) -> Bitboard {
-    set.squares().fold(Bitboard::EMPTY, |acc, sq| acc | king_attacks(sq))
-}
-
 /// The squares of `allowed` a king can walk to from `start` (start itself included).
 fn flood(start: Bitboard, allowed: Bitboard) -> Bitboard {
     let mut region = start;
     loop {
-        let next = region | (spread(region) & allowed);
+        let next = region | (region.grown() & allowed);
         if next == region {
             return region;
         }

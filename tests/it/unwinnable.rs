@@ -821,3 +821,60 @@ fn an_undetermined_verdict_names_the_budget_spent() {
         common::arbiter_cli(&["unwinnable", "--fen", fen, "--side", "black", "--budget", "5000", "--json"]);
     assert!(json.contains(r#""verdict":"undetermined""#) && json.contains(r#""nodes":5000,"#), "{json}");
 }
+
+/// Hunts for unsound answers of the exact search's bound (`cover::may_mate_within`): on random
+/// positions of the kings and 1–6 more men, for each side, the longest length of at most
+/// `max_plies` half-moves at which the bound says "no helpmate" is checked against the
+/// independent brute force (cozy-chess, every move of both sides): it must find none of at
+/// most that length. Returns (positions, answers checked, answers out of nodes,
+/// counter-examples).
+fn hunt_unsound_cover_bounds(
+    seed: u64,
+    count: usize,
+    max_plies: usize,
+    nodes: u64,
+) -> (usize, usize, usize, Vec<String>) {
+    use arbiter::rules::unwinnable::cover::may_mate_within;
+    attacks::init();
+    let mut rng = Rng::new(seed);
+    let (mut positions, mut checked, mut out_of_nodes, mut wrong) = (0, 0, 0, Vec::new());
+    while positions < count {
+        let men = 1 + rng.below(6);
+        let Some(fen) = common::helpmate::random_position(&mut |n| rng.below(n), men) else { continue };
+        positions += 1;
+        let p = pos(&fen);
+        for side in [Color::White, Color::Black] {
+            let Some(plies) = (1..=max_plies).rev().find(|&n| !may_mate_within(&p, side, n)) else { continue };
+            match common::helpmate::shortest(&fen, side == Color::White, plies as u32, nodes) {
+                common::helpmate::Found::NoneWithin => checked += 1,
+                common::helpmate::Found::OutOfNodes => out_of_nodes += 1,
+                common::helpmate::Found::Mate(line) => {
+                    wrong.push(format!("{fen} for {side:?}: no mate within {plies} said, but {}", line.join(" ")))
+                }
+            }
+        }
+    }
+    (positions, checked, out_of_nodes, wrong)
+}
+
+#[test]
+fn the_exact_search_bound_never_rules_out_a_helpmate() {
+    let (positions, checked, out_of_nodes, wrong) = hunt_unsound_cover_bounds(41, 3000, 5, 500_000);
+    assert!(wrong.is_empty(), "{} unsound bounds:\n{}", wrong.len(), wrong.join("\n"));
+    eprintln!("{positions} positions, {checked} answers checked, {out_of_nodes} out of nodes");
+    assert!(checked > 3000, "{positions} positions, {checked} answers checked, {out_of_nodes} out of nodes");
+}
+
+/// The hunt at length: `cargo test --release --test it -- --ignored hunt_cover`.
+#[test]
+#[ignore]
+fn hunt_cover_bounds_at_length() {
+    let started = std::time::Instant::now();
+    let (positions, checked, out_of_nodes, wrong) = hunt_unsound_cover_bounds(2026, 20_000, 6, 5_000_000);
+    eprintln!(
+        "hunt: {positions} positions, {checked} answers checked, {out_of_nodes} out of nodes, {} unsound, {:.1} s",
+        wrong.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

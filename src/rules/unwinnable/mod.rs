@@ -20,6 +20,7 @@
 //! before it (e.g. K+B v K+N two quiet half-moves before it) is proved unwinnable by the
 //! exhaustive search, which knows the clock.
 
+pub mod cover;
 mod exhaustive;
 mod helpmate;
 mod material;
@@ -485,7 +486,7 @@ pub fn for_reader(pos: &Position, side: Color, d: &Decision) -> Decision {
 }
 
 /// The nodes a reader's example may spend on lengths of at most [`shorten::SHORT_PLIES`].
-const SHORT_READER_NODES: u64 = 2_000_000;
+const SHORT_READER_NODES: u64 = 4_000_000;
 
 /// Both sides' decisions, White first.
 pub fn decide_both(pos: &Position, budget: Budget) -> [Decision; 2] {

@@ -215,16 +215,49 @@ pub fn sparse_position_near_the_clock_limit(below: &mut impl FnMut(usize) -> usi
     }
     let fen = placement(&board);
     let side = if below(2) == 0 { 'w' } else { 'b' };
-    let fen = format!("{fen} {side} - - {} 100", 140 + below(10));
-    // Legal: the side not to move is not in check, and the side to move has a move.
+    legal(format!("{fen} {side} - - {} 100", 140 + below(10)), side)
+}
+
+/// `fen` (`side` to move) when it is a legal position: the kings not side by side, the side
+/// not to move not in check, and the side to move with a move.
+fn legal(fen: String, side: char) -> Option<String> {
     let (board, _) = parse(&fen).ok()?;
     let (wk, bk) = (board.king(Color::White), board.king(Color::Black));
     if (wk.rank() as i32 - bk.rank() as i32).abs() <= 1 && (wk.file() as i32 - bk.file() as i32).abs() <= 1 {
-        return None; // kings side by side
+        return None;
     }
     let other = if side == 'w' { " b " } else { " w " };
     let (flipped, _) = parse(&fen.replacen(&format!(" {side} "), other, 1)).ok()?;
     (flipped.checkers().is_empty() && has_moves(&board)).then_some(fen)
+}
+
+/// A random position of the two kings and `men` more men of any kind and colour (pawns off
+/// the first and last ranks), the side to move at random, no castling, or None when the
+/// placement is not a legal position. In half of them one king is on the edge of the board
+/// with everything else within three king steps of it, where short mates are.
+pub fn random_position(below: &mut impl FnMut(usize) -> usize, men: usize) -> Option<String> {
+    let mut board = [None::<char>; 64];
+    let near_an_edge = below(2) == 0;
+    let mut centre = None;
+    let kings = if below(2) == 0 { ['K', 'k'] } else { ['k', 'K'] };
+    let pieces: Vec<char> = kings.into_iter().chain((0..men).map(|_| b"PNBRQpnbrq"[below(10)] as char)).collect();
+    for piece in pieces {
+        loop {
+            let sq = below(64);
+            let (rank, file) = (sq / 8, sq % 8);
+            let placed_well = match centre {
+                None => !near_an_edge || rank == 0 || rank == 7 || file == 0 || file == 7,
+                Some(c) => !near_an_edge || (rank.abs_diff(c / 8)).max(file.abs_diff(c % 8)) <= 3,
+            };
+            if board[sq].is_none() && placed_well && (!piece.eq_ignore_ascii_case(&'p') || (8..56).contains(&sq)) {
+                board[sq] = Some(piece);
+                centre = centre.or(Some(sq));
+                break;
+            }
+        }
+    }
+    let side = if below(2) == 0 { 'w' } else { 'b' };
+    legal(format!("{} {side} - - 0 1", placement(&board)), side)
 }
 
 /// The placement field of a FEN from a board of piece letters, a1 first (`None`: empty).
