@@ -45,6 +45,7 @@ fn scratch(name: &str) -> PathBuf {
                 tally: Tally { wins: w, draws: d, losses: l, penta },
                 incidents: Incidents::default(),
                 sprt: None,
+                decided_on: None,
                 elapsed: std::time::Duration::from_secs(1),
                 records: Vec::new(),
                 interrupted: false,

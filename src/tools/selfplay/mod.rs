@@ -385,10 +385,19 @@ fn summary_text(s: &MatchSummary, sprt: Option<&Sprt>) -> String {
             Some(SprtDecision::AcceptH0) => "H0 accepted (A is not stronger by elo1)",
             _ => "no decision",
         };
-        out += &format!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.3} [{lo:.3}, {hi:.3}] ({model}): {verdict}\n",
-            sp.elo0, sp.elo1, sp.alpha, sp.beta
-        );
+        out += &format!("SPRT elo0={} elo1={} alpha={} beta={}: ", sp.elo0, sp.elo1, sp.alpha, sp.beta);
+        match &s.decided_on {
+            Some(d) if d.games() != t.games() => {
+                let (at, _) = sp.llr(d);
+                out += &format!(
+                    "LLR {at:.3} [{lo:.3}, {hi:.3}] ({model}) after game {}: {verdict}; with the {} game(s) then being \
+                     played: LLR {llr:.3}\n",
+                    d.games(),
+                    t.games() - d.games()
+                );
+            }
+            _ => out += &format!("LLR {llr:.3} [{lo:.3}, {hi:.3}] ({model}): {verdict}\n"),
+        }
     }
     let i = &s.incidents;
     out += &format!(
@@ -440,6 +449,8 @@ pub fn summary_json(s: &MatchSummary, sprt: Option<&Sprt>) -> String {
                     },
                 )
                 .opt_str("decision", decision)
+                .raw("games_at_decision", s.decided_on.as_ref().map_or("null".into(), |d| d.games().to_string()))
+                .raw("llr_at_decision", s.decided_on.as_ref().map_or("null".into(), |d| json_number(sp.llr(d).0)))
                 .finish()
         }
     };
@@ -514,10 +525,30 @@ mod tests {
             tally,
             incidents: Incidents { illegal_moves: [0, 1], time_losses: [2, 0], disconnects: [0, 3] },
             sprt: Some(SprtDecision::AcceptH1),
+            decided_on: None,
             elapsed: Duration::from_millis(2500),
             records: Vec::new(),
             interrupted: false,
         }
+    }
+
+    /// A game still being played when the SPRT decides is counted after it: the summary gives
+    /// the LLR at the decision, and the final one apart.
+    #[test]
+    fn the_summary_gives_the_llr_at_the_decision() {
+        let sprt = Sprt::parse("elo0=0 elo1=10").unwrap();
+        let at = Tally { wins: 5, draws: 2, losses: 1, penta: [0, 0, 1, 2, 1] };
+        let mut s = summary(Tally { losses: 2, penta: [0, 0, 1, 2, 1], ..at.clone() });
+        s.decided_on = Some(at.clone());
+        let (before, _) = sprt.llr(&at);
+        let (after, _) = sprt.llr(&s.tally);
+        let text = summary_text(&s, Some(&sprt));
+        let expected = format!("LLR {before:.3} [-2.944, 2.944] (pentanomial) after game 8: H1 accepted");
+        assert!(text.contains(&expected), "{expected} not in {text}");
+        assert!(text.contains(&format!("with the 1 game(s) then being played: LLR {after:.3}")), "{text}");
+        let json = summary_json(&s, Some(&sprt));
+        assert!(json.contains(&format!(r#""llr":{after},"#)), "{json}");
+        assert!(json.contains(&format!(r#""games_at_decision":8,"llr_at_decision":{before}}}"#)), "{json}");
     }
 
     #[test]
@@ -532,7 +563,7 @@ mod tests {
                 .to_string(),
             format!(r#""elo":{},"elo_low":{},"elo_high":{},"#, e.elo, e.low, e.high),
             format!(
-                r#""llr":{llr},"lower":-2.9444389791664403,"upper":2.9444389791664403,"model":"pentanomial","decision":"H1"}}"#
+                r#""llr":{llr},"lower":-2.9444389791664403,"upper":2.9444389791664403,"model":"pentanomial","decision":"H1","games_at_decision":null,"llr_at_decision":null}}"#
             ),
             r#""illegal_moves":[0,1],"time_losses":[2,0],"disconnects":[0,3],"seconds":2.5,"interrupted":false}"#
                 .into(),

@@ -79,6 +79,9 @@ pub struct MatchSummary {
     pub tally: Tally,
     pub incidents: Incidents,
     pub sprt: Option<SprtDecision>,
+    /// The tally when the SPRT decided: the games still being played then finish and are
+    /// counted in `tally`, so its LLR can fall back inside the bounds.
+    pub decided_on: Option<Tally>,
     pub elapsed: Duration,
     /// Every game's record, by game index, when [`MatchConfig::keep_records`]; else empty.
     pub records: Vec<(usize, bool, GameRecord)>,
@@ -154,6 +157,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
     let mut incidents = Incidents::default();
     let mut pair_first: HashMap<usize, f64> = HashMap::new();
     let mut sprt_decision = None;
+    let mut decided_on = None;
     let mut failures = Vec::new();
     let mut kept = Vec::new();
     let mut interrupted = false;
@@ -251,6 +255,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
             let d = sprt.decision(&tally);
             if d != SprtDecision::Continue && sprt_decision.is_none() {
                 sprt_decision = Some(d);
+                decided_on = Some(tally.clone());
                 stop.store(true, Ordering::SeqCst);
             }
         }
@@ -287,6 +292,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, MatchError> {
         tally,
         incidents,
         sprt: sprt_decision,
+        decided_on,
         elapsed: start.elapsed(),
         records: kept,
         interrupted,
