@@ -34,6 +34,10 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Stop after about this many nodes (checked every node in the main thread).
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are spent: the iteration in progress is
+    /// finished (up to `nodes`, the hard limit). Not a UCI `go` parameter: for self-play and
+    /// training data, whose scores then come from whole iterations.
+    pub soft_nodes: Option<u64>,
     /// Stop as soon as a mate in at most this many moves is found.
     pub mate: Option<u32>,
     pub movetime: Option<Duration>,
@@ -54,6 +58,7 @@ impl Limits {
             && self.movestogo.is_none()
             && self.depth.is_none()
             && self.nodes.is_none()
+            && self.soft_nodes.is_none()
             && self.mate.is_none()
             && self.movetime.is_none()
     }

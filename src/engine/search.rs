@@ -691,6 +691,12 @@ impl<'a, E: StaticEval> Worker<'a, E> {
             if self.sh.control.is_stopped() {
                 break;
             }
+            if let Some(n) = self.sh.limits.soft_nodes {
+                self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+                if self.sh.total_nodes() >= n {
+                    break;
+                }
+            }
             if let (Some(b), Some(el)) = (self.sh.budget, self.sh.clock_elapsed()) {
                 if b.fixed {
                     continue;

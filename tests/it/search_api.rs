@@ -150,6 +150,27 @@ fn node_and_time_limits_are_respected() {
     assert!(r.best.is_some() && r.time < Duration::from_millis(1000), "{:?}", r.time);
 }
 
+/// A soft node limit ends the search between iterations: its result is that of a search to
+/// the depth it completed (the same move, score and nodes), its nodes at least the soft limit
+/// and below the hard one; a hard limit below the soft one still stops it inside an iteration.
+#[test]
+fn a_soft_node_limit_finishes_the_iteration() {
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    for soft in [3_000, 20_000] {
+        let mut e = Engine::new(EngineOptions::default()).expect("engine");
+        let limits = Limits { soft_nodes: Some(soft), nodes: Some(10_000_000), ..Limits::default() };
+        let (r, _) = search_with(&mut e, fen, &[], limits);
+        assert!(r.nodes >= soft && r.nodes < 10_000_000, "soft {soft}: {} nodes", r.nodes);
+        let mut fresh = Engine::new(EngineOptions::default()).expect("engine");
+        let (d, _) = search_with(&mut fresh, fen, &[], Limits { depth: Some(r.depth), ..Limits::default() });
+        assert_eq!((r.best, r.score, r.nodes), (d.best, d.score, d.nodes), "soft {soft}: depth {}", r.depth);
+    }
+    let mut e = Engine::new(EngineOptions::default()).expect("engine");
+    let limits = Limits { soft_nodes: Some(1_000_000), nodes: Some(5_000), ..Limits::default() };
+    let (r, _) = search_with(&mut e, fen, &[], limits);
+    assert!(r.best.is_some() && r.nodes < 10_000, "{} nodes", r.nodes);
+}
+
 #[test]
 fn searchmoves_restricts_the_root() {
     let mut e = Engine::new(EngineOptions::default()).expect("engine");

@@ -527,6 +527,10 @@ fn bad_command_lines_are_refused_cleanly() {
         vec!["selfplay", "--a", "Hash", "--nodes", "10"],
         vec!["selfplay", "--games", "0", "--nodes", "10"],
         vec!["selfplay", "--a-cmd", "/nonexistent/engine", "--nodes", "10", "--games", "1", "--quiet"],
+        vec!["selfplay", "--soft-nodes", "0"],
+        vec!["selfplay", "--soft-nodes", "500", "--nodes", "100"],
+        vec!["selfplay", "--soft-nodes", "500", "--opponent", "cmd=stockfish", "--games", "1"],
+        vec!["selfplay", "--soft-nodes", "500", "--tc", "10+0.1"],
     ] {
         let out = Command::new(exe).args(&args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -734,6 +738,20 @@ fn sprt_stops_the_match_early() {
     let games = s.tally.games();
     assert!((46..=47).contains(&games), "{games} games");
     assert_eq!(s.tally.losses, 0);
+}
+
+/// `--soft-nodes` plays whole games and writes their training records.
+#[test]
+fn soft_node_limit_makes_records() {
+    let records = tmp("soft.games");
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["selfplay", "--soft-nodes", "300", "--games", "2", "--repeat", "--quiet", "--records"])
+        .arg(&records)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
 }
 
 #[test]

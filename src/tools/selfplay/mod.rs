@@ -58,6 +58,11 @@ pub struct SelfplayArgs {
     /// Fixed nodes per move instead of a clock.
     #[arg(long, value_name = "N", conflicts_with_all = ["depth", "movetime"])]
     pub nodes: Option<u64>,
+    /// A soft node limit per move (training data): no new iteration starts once N nodes are
+    /// spent and the one in progress is finished, up to --nodes (default 20 x N). Both players
+    /// in-process: UCI has no soft limit to send to an engine.
+    #[arg(long, value_name = "N", conflicts_with_all = ["tc", "depth", "movetime"])]
+    pub soft_nodes: Option<u64>,
     /// Fixed depth per move instead of a clock.
     #[arg(long, value_name = "D", conflicts_with = "movetime")]
     pub depth: Option<u32>,
@@ -210,9 +215,23 @@ fn varies_at_fixed_limits(options: &[(String, String)]) -> bool {
     })
 }
 
+/// The hard node limit of `--soft-nodes N` without `--nodes`, in multiples of N.
+const SOFT_NODES_HARD_FACTOR: u64 = 20;
+
 /// Turns the arguments into a match configuration.
 fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
-    let limits = if let Some(n) = args.nodes {
+    let limits = if let Some(soft) = args.soft_nodes {
+        let hard = args.nodes.unwrap_or(soft.saturating_mul(SOFT_NODES_HARD_FACTOR));
+        if soft == 0 || hard < soft {
+            return Err(ArgError::Invalid("--soft-nodes must be at least 1 and at most --nodes".into()));
+        }
+        if args.a_cmd.is_some() || args.b_cmd.is_some() || args.opponent.is_some() {
+            return Err(ArgError::Invalid(
+                "--soft-nodes needs in-process players: UCI has no soft node limit to send to an engine".into(),
+            ));
+        }
+        MoveLimit::Fixed(Limits { nodes: Some(hard), soft_nodes: Some(soft), ..Limits::default() })
+    } else if let Some(n) = args.nodes {
         if n == 0 {
             return Err(ArgError::Invalid("--nodes must be at least 1".into()));
         }
