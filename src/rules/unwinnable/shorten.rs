@@ -524,7 +524,7 @@ mod tests {
 /// By hand: how often the examples are a shortest helpmate where one of at most six
 /// half-moves exists, on the self-play finals, against this module's exact search run to the end
 /// of six half-moves (up to 20 M nodes a side):
-/// `cargo test --release --lib shortest_up_to_six -- --ignored --nocapture` (some 5 minutes;
+/// `cargo test --release --lib shortest_up_to_six -- --ignored --nocapture` (some 2 minutes;
 /// `SHORTEST_TSV=file` keeps a line per side: finals line, side, the decision's length, the
 /// batch's, the shortest of at most six or `-`, the nodes that took, the reader's length).
 #[cfg(test)]
