@@ -49,6 +49,10 @@ pub const READER_TABLE_BITS: u32 = 18;
 /// reader's of up to millions it cuts the nodes to a third (see docs/unwinnable.md).
 const BOUNDED_BUDGET: u64 = 10_000;
 
+/// The shortest length an unbounded search asks [`may_mate_within`] about before searching it:
+/// one or two half-moves take a few dozen nodes to search, about what the bound costs.
+const ROOT_BOUND_FROM: usize = 3;
+
 /// The longest line (in half-moves) the exact search tries.
 const MAX_PLIES: usize = 15;
 
@@ -170,7 +174,7 @@ fn shortest_within(
         let longer = (lengths.len() - 1 - i) as u64;
         let share = if exact { left - (LONGER_LINE_NODES * longer).min(left / 2) } else { LONGER_LINE_NODES.min(left) };
         s.limit = s.nodes + share;
-        if !bounded && !may_mate_within(pos, winner, plies) {
+        if !bounded && plies >= ROOT_BOUND_FROM && !may_mate_within(pos, winner, plies) {
             // Nothing of this length: no nodes spent (a bounded search asks at every node).
             if exact {
                 none_within = plies + 1;
