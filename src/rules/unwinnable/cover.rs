@@ -19,157 +19,71 @@
 //! Castling moves two pieces at once and the king two squares: with any castling right the
 //! answer is "maybe".
 
-use crate::chess::attacks::{empty_board_attacks, king_attacks, pawn_attacks};
+use crate::chess::attacks::{empty_board_attacks, king_attacks, knight_attacks, pawn_attacks};
 use crate::chess::{Bitboard, Color, PieceType, Position, Square};
+use once_cell::sync::Lazy;
 
-/// The most squares of K's block a piece of each kind attacks from any square, by
-/// [`PieceType::index`] and K (a king from two squares away at least, as kings never stand
-/// next to each other; a pawn of either colour): on the empty board, so never too few. An edge
-/// or a corner leaves fewer: a queen attacks at most six squares of a block in the middle of
-/// the board and three in a corner.
-static CAP: [[u8; 64]; 6] = caps();
+/// What a piece may attack of a block, worked out once from the move generator's attack tables
+/// (on the empty board, so never too few).
+struct Tables {
+    /// The most squares of K's block a piece of each kind attacks from any square, by
+    /// [`PieceType::index`] and K (a king from two squares away at least, as kings never stand
+    /// next to each other; a pawn of either colour). An edge or a corner leaves fewer: a queen
+    /// attacks at most six squares of a block in the middle of the board and three in a corner.
+    cap: [[u8; 64]; 6],
+    /// A bishop's `cap` by the colour of its square (light: 1): it never leaves it.
+    bishop_cap: [[u8; 64]; 2],
+    /// The fewest moves a knight on one square (first index) takes to attack a square of K's
+    /// block (second index).
+    knight_moves: [[u8; 64]; 64],
+}
 
-/// The fewest moves a knight on one square (first index) takes to attack a square of K's block
-/// (second index), on the empty board.
-static KNIGHT_MOVES: [[u8; 64]; 64] = knight_moves();
-
-const fn knight_moves() -> [[u8; 64]; 64] {
-    let mut moves = [[u8::MAX; 64]; 64];
-    let mut k = 0;
-    while k < 64 {
-        let block = block(k);
-        // Breadth first from every square from which a knight attacks the block.
-        let mut frontier = 0u64;
-        let mut s = 0;
-        while s < 64 {
-            if attacks_on_the_empty_board(1, true, s) & block != 0 {
-                frontier |= 1 << s;
-            }
-            s += 1;
+static TABLES: Lazy<Tables> = Lazy::new(|| {
+    let attacks = |kind: PieceType, s: Square| -> [Bitboard; 2] {
+        match kind {
+            PieceType::Pawn => [pawn_attacks(Color::White, s), pawn_attacks(Color::Black, s)],
+            _ => [empty_board_attacks(kind, s); 2],
         }
-        let mut seen = frontier;
-        let mut distance = 0;
-        while frontier != 0 {
-            let mut next = 0u64;
-            let mut s = 0;
-            while s < 64 {
-                if frontier >> s & 1 != 0 {
-                    moves[s][k] = distance;
-                    next |= attacks_on_the_empty_board(1, true, s);
-                }
-                s += 1;
+    };
+    let most = |kind: PieceType, k: Square, from: &dyn Fn(Square) -> bool| -> u8 {
+        let block = king_attacks(k).with(k);
+        Square::all()
+            .filter(|&s| s != k && (kind != PieceType::King || s.distance(k) >= 2) && from(s))
+            .flat_map(|s| attacks(kind, s))
+            .map(|a| (a & block).count() as u8)
+            .max()
+            .unwrap_or(0)
+    };
+    let mut t = Tables { cap: [[0; 64]; 6], bishop_cap: [[0; 64]; 2], knight_moves: [[u8::MAX; 64]; 64] };
+    for k in Square::all() {
+        for kind in PieceType::ALL {
+            t.cap[kind.index()][k.index()] = most(kind, k, &|_| true);
+        }
+        for light in [false, true] {
+            t.bishop_cap[usize::from(light)][k.index()] = most(PieceType::Bishop, k, &|s| s.is_light() == light);
+        }
+        // Breadth first from the squares from which a knight attacks the block.
+        let block = king_attacks(k).with(k);
+        let mut frontier = Square::all()
+            .filter(|&s| (knight_attacks(s) & block).nonempty())
+            .fold(Bitboard::EMPTY, |set, s| set.with(s));
+        let (mut seen, mut distance) = (frontier, 0);
+        while frontier.nonempty() {
+            let mut next = Bitboard::EMPTY;
+            for s in frontier {
+                t.knight_moves[s.index()][k.index()] = distance;
+                next |= knight_attacks(s);
             }
-            frontier = next & !seen;
+            frontier = next - seen;
             seen |= next;
             distance += 1;
         }
-        k += 1;
     }
-    moves
-}
+    t
+});
 
-/// The most of [`CAP`] on any square.
+/// The most of a piece's cap on any square, by [`PieceType::index`].
 const MOST: [u8; 6] = [2, 2, 3, 4, 6, 3];
-
-/// A bishop's [`CAP`] by the colour of its square (light: 1): it never leaves it.
-static BISHOP_CAP: [[u8; 64]; 2] = [cap_row(2, 0), cap_row(2, 1)];
-
-const fn caps() -> [[u8; 64]; 6] {
-    [cap_row(0, ANY), cap_row(1, ANY), cap_row(2, ANY), cap_row(3, ANY), cap_row(4, ANY), cap_row(5, ANY)]
-}
-
-/// Any square colour, for [`cap_row`].
-const ANY: usize = 2;
-
-/// [`CAP`] for one kind, from the squares of one colour (light: 1) or of both ([`ANY`]).
-const fn cap_row(kind: usize, colour: usize) -> [u8; 64] {
-    let mut caps = [0u8; 64];
-    let mut k = 0;
-    while k < 64 {
-        let block = block(k);
-        let mut s = 0;
-        while s < 64 {
-            let far_enough = kind != 5 || chebyshev(s, k) >= 2;
-            let light = (s % 8 + s / 8) % 2;
-            if s != k && far_enough && (colour == ANY || colour == light) {
-                // Pawns: each colour's way.
-                let mut forward = 0;
-                while forward < 2 {
-                    let n = (attacks_on_the_empty_board(kind, forward == 0, s) & block).count_ones() as u8;
-                    if n > caps[k] {
-                        caps[k] = n;
-                    }
-                    forward += 1;
-                }
-            }
-            s += 1;
-        }
-        k += 1;
-    }
-    caps
-}
-
-/// `k` and the squares next to it.
-const fn block(k: usize) -> u64 {
-    let mut block = 0u64;
-    let mut s = 0;
-    while s < 64 {
-        if chebyshev(s, k) <= 1 {
-            block |= 1 << s;
-        }
-        s += 1;
-    }
-    block
-}
-
-const fn chebyshev(a: usize, b: usize) -> usize {
-    let files = (a % 8).abs_diff(b % 8);
-    let ranks = (a / 8).abs_diff(b / 8);
-    if files > ranks {
-        files
-    } else {
-        ranks
-    }
-}
-
-/// What a piece of kind `kind` (by [`PieceType::index`]; a pawn of White when `up`) on `s`
-/// attacks on the empty board.
-const fn attacks_on_the_empty_board(kind: usize, up: bool, s: usize) -> u64 {
-    const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-    const AROUND: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-    const WHITE_PAWN: [(i32, i32); 2] = [(1, 1), (-1, 1)];
-    const BLACK_PAWN: [(i32, i32); 2] = [(1, -1), (-1, -1)];
-    let (steps, slides): (&[(i32, i32)], bool) = match kind {
-        0 if up => (&WHITE_PAWN, false),
-        0 => (&BLACK_PAWN, false),
-        1 => (&KNIGHT, false),
-        5 => (&AROUND, false),
-        _ => (&AROUND, true),
-    };
-    let mut attacks = 0u64;
-    let mut i = 0;
-    while i < steps.len() {
-        let (df, dr) = steps[i];
-        // Bishops take the diagonal steps, rooks the straight ones, queens both.
-        let diagonal = df != 0 && dr != 0;
-        let moves_so = match kind {
-            2 => diagonal,
-            3 => !diagonal,
-            _ => true,
-        };
-        let (mut f, mut r) = ((s % 8) as i32 + df, (s / 8) as i32 + dr);
-        while moves_so && f >= 0 && f < 8 && r >= 0 && r < 8 {
-            attacks |= 1 << (r * 8 + f);
-            if !slides {
-                break;
-            }
-            f += df;
-            r += dr;
-        }
-        i += 1;
-    }
-    attacks
-}
 
 /// The most winner moves the knapsack handles; longer lines are never ruled out.
 const MAX_WINNER_MOVES: usize = 8;
@@ -345,17 +259,19 @@ impl Winners {
 
     /// The (move cost, cap) of `man` for `k`'s block within `moves`, if it can help at all:
     /// queens, rooks and bishops get where they help in one move; the king covers a block's
-    /// squares from two steps away; a knight walks ([`KNIGHT_MOVES`]).
+    /// squares from two steps away; a knight walks ([`Tables::knight_moves`]).
     fn help(&self, man: &Man, k: Square, moves: usize) -> Option<(usize, u8)> {
         let (cost, cap) = match man.kind {
             PieceType::Pawn => return self.pawn(man.square, k, moves),
-            PieceType::King => ((man.square.distance(k) - 2).max(1) as usize, CAP[PieceType::King.index()][k.index()]),
+            PieceType::King => {
+                ((man.square.distance(k) - 2).max(1) as usize, TABLES.cap[PieceType::King.index()][k.index()])
+            }
             PieceType::Knight => (
-                usize::from(KNIGHT_MOVES[man.square.index()][k.index()]).max(1),
-                CAP[PieceType::Knight.index()][k.index()],
+                usize::from(TABLES.knight_moves[man.square.index()][k.index()]).max(1),
+                TABLES.cap[PieceType::Knight.index()][k.index()],
             ),
-            PieceType::Bishop => (1, BISHOP_CAP[usize::from(man.square.is_light())][k.index()]),
-            kind => (1, CAP[kind.index()][k.index()]),
+            PieceType::Bishop => (1, TABLES.bishop_cap[usize::from(man.square.is_light())][k.index()]),
+            kind => (1, TABLES.cap[kind.index()][k.index()]),
         };
         (cost <= moves).then_some((cost, cap))
     }
@@ -377,9 +293,9 @@ impl Winners {
         let promoting = (7 - rank - i32::from(double_step)).max(1) as usize;
         match as_pawn {
             _ if promoting <= moves => {
-                Some((as_pawn.map_or(promoting, |c| c.min(promoting)), CAP[PieceType::Queen.index()][k.index()]))
+                Some((as_pawn.map_or(promoting, |c| c.min(promoting)), TABLES.cap[PieceType::Queen.index()][k.index()]))
             }
-            Some(cost) if cost <= moves => Some((cost, CAP[PieceType::Pawn.index()][k.index()])),
+            Some(cost) if cost <= moves => Some((cost, TABLES.cap[PieceType::Pawn.index()][k.index()])),
             _ => None,
         }
     }
@@ -390,55 +306,41 @@ mod tests {
     use super::*;
     use crate::chess::attacks;
 
-    /// [`CAP`] is the most a piece attacks of each block, by the move generator's attack
-    /// tables, and [`MOST`] the most of it anywhere.
+    /// [`MOST`] is the most of each kind's cap anywhere, and the caps are what a board shows: a
+    /// queen covers six squares of a block in the middle (from next to the king) and three of a
+    /// corner's four, a rook four, a bishop three from outside, only from squares of the colour of the
+    /// block's long diagonal in a corner, a knight two, a king three from two steps away, a pawn one
+    /// on the edge.
     #[test]
-    fn caps_are_the_most_a_piece_attacks_of_a_block() {
+    fn the_caps_are_what_a_board_shows() {
         attacks::init();
         for kind in PieceType::ALL {
-            let mut most = 0;
-            for k in Square::all() {
-                let block = king_attacks(k).with(k);
-                let mut cap = 0;
-                for s in Square::all().filter(|&s| s != k && (kind != PieceType::King || s.distance(k) >= 2)) {
-                    let attacked: [Bitboard; 2] = match kind {
-                        PieceType::Pawn => [pawn_attacks(Color::White, s), pawn_attacks(Color::Black, s)],
-                        _ => [empty_board_attacks(kind, s); 2],
-                    };
-                    cap = cap.max(attacked.iter().map(|&a| (a & block).count()).max().unwrap_or(0));
-                }
-                assert_eq!(u32::from(CAP[kind.index()][k.index()]), cap, "{kind:?} on {k}");
-                most = most.max(cap);
-            }
-            assert_eq!(u32::from(MOST[kind.index()]), most, "{kind:?}");
+            let most = Square::all().map(|k| TABLES.cap[kind.index()][k.index()]).max();
+            assert_eq!(most, Some(MOST[kind.index()]), "{kind:?}");
         }
-        // A queen covers fewer of a corner's block than of one in the middle.
-        assert_eq!((CAP[PieceType::Queen.index()][0], CAP[PieceType::Queen.index()][27]), (3, 6));
+        let at = |kind: PieceType, sq: &str| TABLES.cap[kind.index()][Square::parse(sq).expect("square").index()];
+        assert_eq!((at(PieceType::Queen, "e4"), at(PieceType::Queen, "a1")), (6, 3));
+        assert_eq!((at(PieceType::Rook, "e4"), at(PieceType::Bishop, "e4"), at(PieceType::Knight, "e4")), (4, 3, 2));
+        assert_eq!((at(PieceType::King, "e4"), at(PieceType::Pawn, "e4"), at(PieceType::Pawn, "a4")), (3, 2, 1));
+        // a1's block: a1, b1, a2, b2; its long diagonal (a1, b2) is dark.
+        let a1 = Square::parse("a1").expect("square").index();
+        assert_eq!((TABLES.bishop_cap[0][a1], TABLES.bishop_cap[1][a1]), (2, 1));
     }
 
-    /// [`BISHOP_CAP`] by the attack tables, from squares of one colour; [`KNIGHT_MOVES`] by a
-    /// breadth-first walk over them.
+    /// [`Tables::knight_moves`] by a breadth-first walk of its own.
     #[test]
-    fn bishop_caps_and_knight_moves_match_the_attack_tables() {
+    fn knight_moves_match_a_walk() {
         attacks::init();
         for k in Square::all() {
             let block = king_attacks(k).with(k);
-            for light in [false, true] {
-                let cap = Square::all()
-                    .filter(|&s| s != k && s.is_light() == light)
-                    .map(|s| (empty_board_attacks(PieceType::Bishop, s) & block).count())
-                    .max()
-                    .unwrap_or(0);
-                assert_eq!(u32::from(BISHOP_CAP[usize::from(light)][k.index()]), cap, "{k} light {light}");
-            }
             for n in Square::all() {
                 let mut seen = Bitboard::from_square(n);
                 let mut moves = 0;
-                while seen.into_iter().all(|s| (attacks::knight_attacks(s) & block).is_empty()) {
-                    seen = seen.into_iter().fold(seen, |acc, s| acc | attacks::knight_attacks(s));
+                while seen.into_iter().all(|s| (knight_attacks(s) & block).is_empty()) {
+                    seen = seen.into_iter().fold(seen, |acc, s| acc | knight_attacks(s));
                     moves += 1;
                 }
-                assert_eq!(KNIGHT_MOVES[n.index()][k.index()], moves, "knight {n} to the block of {k}");
+                assert_eq!(TABLES.knight_moves[n.index()][k.index()], moves, "knight {n} to the block of {k}");
             }
         }
     }
