@@ -36,6 +36,8 @@ struct Tables {
     /// The fewest moves a knight on one square (first index) takes to attack a square of K's
     /// block (second index).
     knight_moves: [[u8; 64]; 64],
+    /// The most of each kind's `cap` on any square.
+    most: [u8; 6],
 }
 
 static TABLES: Lazy<Tables> = Lazy::new(|| {
@@ -46,7 +48,7 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
         }
     };
     let most = |kind: PieceType, k: Square, from: &dyn Fn(Square) -> bool| -> u8 {
-        let block = king_attacks(k).with(k);
+        let block = block_of(k);
         Square::all()
             .filter(|&s| s != k && (kind != PieceType::King || s.distance(k) >= 2) && from(s))
             .flat_map(|s| attacks(kind, s))
@@ -54,7 +56,7 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
             .max()
             .unwrap_or(0)
     };
-    let mut t = Tables { cap: [[0; 64]; 6], bishop_cap: [[0; 64]; 2], knight_moves: [[u8::MAX; 64]; 64] };
+    let mut t = Tables { cap: [[0; 64]; 6], bishop_cap: [[0; 64]; 2], knight_moves: [[u8::MAX; 64]; 64], most: [0; 6] };
     for k in Square::all() {
         for kind in PieceType::ALL {
             t.cap[kind.index()][k.index()] = most(kind, k, &|_| true);
@@ -63,7 +65,7 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
             t.bishop_cap[usize::from(light)][k.index()] = most(PieceType::Bishop, k, &|s| s.is_light() == light);
         }
         // Breadth first from the squares from which a knight attacks the block.
-        let block = king_attacks(k).with(k);
+        let block = block_of(k);
         let mut frontier = Square::all()
             .filter(|&s| (knight_attacks(s) & block).nonempty())
             .fold(Bitboard::EMPTY, |set, s| set.with(s));
@@ -79,11 +81,16 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
             distance += 1;
         }
     }
+    for kind in PieceType::ALL {
+        t.most[kind.index()] = t.cap[kind.index()].iter().copied().max().unwrap_or(0);
+    }
     t
 });
 
-/// The most of a piece's cap on any square, by [`PieceType::index`].
-const MOST: [u8; 6] = [2, 2, 3, 4, 6, 3];
+/// K and the squares next to it: where a mated king and its flight squares are.
+fn block_of(k: Square) -> Bitboard {
+    Bitboard::from_square(k).grown()
+}
 
 /// The most winner moves the knapsack handles; longer lines are never ruled out.
 const MAX_WINNER_MOVES: usize = 8;
@@ -105,7 +112,7 @@ pub fn may_mate_within(pos: &Position, winner: Color, plies: usize) -> bool {
         reach = reach.grown();
     }
     reach.into_iter().any(|k| {
-        let block = king_attacks(k).with(k);
+        let block = block_of(k);
         // Kings never stand side by side: one next to K now must move.
         let king_moves = winners.king.distance(k) <= 1;
         let open = block - winners.attacked[if king_moves { WITHOUT_KING } else { ALL }];
@@ -207,11 +214,11 @@ impl Winners {
             attacked |= attacks;
             men[i] = Some(Man { square, kind, attacks });
             // A pawn may promote.
-            caps[i] = MOST[if kind == PieceType::Pawn { PieceType::Queen } else { kind }.index()];
+            caps[i] = TABLES.most[if kind == PieceType::Pawn { PieceType::Queen } else { kind }.index()];
         }
         let king_attacks = king_attacks(king);
         men[15] = Some(Man { square: king, kind: PieceType::King, attacks: king_attacks });
-        caps[15] = MOST[PieceType::King.index()];
+        caps[15] = TABLES.most[PieceType::King.index()];
         caps.sort_unstable_by(|a, b| b.cmp(a));
         let most_caps = caps.iter().take(moves).map(|&c| usize::from(c)).sum();
         Winners {
@@ -306,7 +313,7 @@ mod tests {
     use super::*;
     use crate::chess::attacks;
 
-    /// [`MOST`] is the most of each kind's cap anywhere, and the caps are what a board shows: a
+    /// The caps are what a board shows (the most of each kind anywhere, and on some squares): a
     /// queen covers six squares of a block in the middle (from next to the king) and three of a
     /// corner's four, a rook four, a bishop three from outside, only from squares of the colour of the
     /// block's long diagonal in a corner, a knight two, a king three from two steps away, a pawn one
@@ -314,10 +321,7 @@ mod tests {
     #[test]
     fn the_caps_are_what_a_board_shows() {
         attacks::init();
-        for kind in PieceType::ALL {
-            let most = Square::all().map(|k| TABLES.cap[kind.index()][k.index()]).max();
-            assert_eq!(most, Some(MOST[kind.index()]), "{kind:?}");
-        }
+        assert_eq!(TABLES.most, [2, 2, 3, 4, 6, 3], "pawn, knight, bishop, rook, queen, king");
         let at = |kind: PieceType, sq: &str| TABLES.cap[kind.index()][Square::parse(sq).expect("square").index()];
         assert_eq!((at(PieceType::Queen, "e4"), at(PieceType::Queen, "a1")), (6, 3));
         assert_eq!((at(PieceType::Rook, "e4"), at(PieceType::Bishop, "e4"), at(PieceType::Knight, "e4")), (4, 3, 2));
@@ -332,7 +336,7 @@ mod tests {
     fn knight_moves_match_a_walk() {
         attacks::init();
         for k in Square::all() {
-            let block = king_attacks(k).with(k);
+            let block = block_of(k);
             for n in Square::all() {
                 let mut seen = Bitboard::from_square(n);
                 let mut moves = 0;
