@@ -41,17 +41,25 @@ fn move_number(line: &str) -> Option<u32> {
     line.split('|').next()?.split_whitespace().nth(5)?.parse().ok()
 }
 
-/// Groups data lines into games: `selfplay --datagen` writes a game's positions together
-/// and in order, so a new game starts where the move number falls.
+/// Groups data lines into games. A blank line ends a game (game records expanded for
+/// training, [`super::records::read_data_file`], keep each game's lines apart so); so does a
+/// falling move number (`selfplay --datagen` writes a game's positions together and in
+/// order, with no blank line between games). Blank lines belong to no game.
 pub fn games<L: AsRef<str>>(lines: impl IntoIterator<Item = L>) -> Vec<Vec<L>> {
     let mut games: Vec<Vec<L>> = Vec::new();
     let mut last = 0;
+    let mut ended = true;
     for line in lines {
+        if line.as_ref().trim().is_empty() {
+            ended = true;
+            continue;
+        }
         let n = move_number(line.as_ref()).unwrap_or(last);
         match games.last_mut() {
-            Some(game) if n >= last => game.push(line),
+            Some(game) if !ended && n >= last => game.push(line),
             _ => games.push(vec![line]),
         }
+        ended = false;
         last = n;
     }
     games
@@ -75,6 +83,23 @@ mod tests {
         let g = games(lines.iter().map(|l| l.to_string()));
         assert_eq!(g.iter().map(Vec::len).collect::<Vec<_>>(), [3, 3, 1]);
         assert_eq!(g[1][1], "a partial line");
+    }
+
+    #[test]
+    fn a_blank_line_ends_a_game_even_where_the_move_number_grows() {
+        // Two records whose games follow on in move numbers: apart only by the blank line.
+        let lines = [
+            "8/8/8/5k2/8/8/4K3/3R4 w - - 0 5 | 1 | 1.0",
+            "8/8/8/5k2/8/8/4K3/3R4 b - - 1 5 | 1 | 1.0",
+            "",
+            "",
+            "8/8/8/5k2/8/8/4K3/3R4 w - - 0 9 | 1 | 0.5",
+            "  ",
+            "8/8/8/5k2/8/8/4K3/3R4 b - - 0 9 | 1 | 0.0",
+            "8/8/8/5k2/8/8/4K3/3R4 w - - 0 10 | 1 | 0.0",
+        ];
+        let g = games(lines.iter().copied());
+        assert_eq!(g, [&lines[0..2], &lines[4..5], &lines[6..8]]);
     }
 
     #[test]

@@ -151,11 +151,23 @@ pub fn data_lines_of(
 /// The data lines of a file of records (`skip` as in [`lines::write`]), and how many of its
 /// non-empty lines were not records.
 pub fn expand(text: &str, skip: u32) -> (String, usize) {
+    expand_with(text, skip, false)
+}
+
+/// [`expand`], with a blank line after each game's lines when `game_ends`: consecutive
+/// games can follow on in move numbers, and [`lines::games`] must not merge them (the
+/// training's validation split is by game).
+fn expand_with(text: &str, skip: u32, game_ends: bool) -> (String, usize) {
     let mut out = String::new();
     let mut bad = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         match parse_record(line) {
-            Ok(g) => lines::write(&g.start, g.moves, g.result, skip, &mut out),
+            Ok(g) => {
+                lines::write(&g.start, g.moves, g.result, skip, &mut out);
+                if game_ends {
+                    out.push('\n');
+                }
+            }
             Err(e) => {
                 log::debug!("not a game record ({e}): {line}");
                 bad += 1;
@@ -166,7 +178,7 @@ pub fn expand(text: &str, skip: u32) -> (String, usize) {
 }
 
 /// A training data file as data lines: a `.games` file of records is expanded (with
-/// [`DEFAULT_SKIP_PLIES`]), any other is read as data lines. Bytes that are not UTF-8 (a
+/// [`DEFAULT_SKIP_PLIES`], a blank line after each game), any other is read as data lines. Bytes that are not UTF-8 (a
 /// damaged file) make malformed lines, not a refusal.
 pub fn read_data_file(path: &Path) -> std::io::Result<String> {
     let bytes = std::fs::read(path)?;
@@ -175,7 +187,7 @@ pub fn read_data_file(path: &Path) -> std::io::Result<String> {
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
     if path.extension().is_some_and(|e| e == RECORDS_EXTENSION) {
-        let (lines, bad) = expand(&text, DEFAULT_SKIP_PLIES);
+        let (lines, bad) = expand_with(&text, DEFAULT_SKIP_PLIES, true);
         if bad > 0 {
             log::warn!("{}: {bad} lines are not game records (skipped)", path.display());
         }

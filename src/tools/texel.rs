@@ -145,7 +145,7 @@ fn load(args: &TexelArgs) -> Result<Dataset, String> {
     let mut all = Vec::new();
     for path in &args.data {
         let text = records::read_data_file(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        all.extend(lines::games(text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string)));
+        all.extend(lines::games(text.lines().map(str::to_string)));
     }
     // Shuffled by game, so the validation positions (the first ones) and a `--limit`
     // sample are whole games (but for the one game cut at the boundary).

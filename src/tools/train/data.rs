@@ -3,7 +3,7 @@
 //! is read as the lines it expands to), turned into the network's
 //! active features for both perspectives, the output bucket, and the score and result from
 //! the side to move's view. Validation positions are whole games held out (a game is a run of
-//! lines whose move number does not fall, [`lines::games`]): the positions of one game are
+//! lines of one record, or whose move number does not fall, [`lines::games`]): the positions of one game are
 //! too alike to test each other.
 
 use crate::chess::{Color, Position};
@@ -189,8 +189,7 @@ fn read_text(path: &Path) -> Result<String, DataError> {
 
 /// [`load`] on the files' contents.
 fn load_texts(texts: &[String], opts: &LoadOptions) -> Loaded {
-    let mut games: Vec<Vec<&str>> =
-        texts.iter().flat_map(|t| lines::games(t.lines().filter(|l| !l.trim().is_empty()))).collect();
+    let mut games: Vec<Vec<&str>> = texts.iter().flat_map(|t| lines::games(t.lines())).collect();
     Rng::new(opts.seed).shuffle(&mut games);
     let total: usize = games.iter().map(Vec::len).sum();
     let wanted = (total as f64 * opts.validation.clamp(0.0, 1.0)).round() as usize;
@@ -289,7 +288,37 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
         assert_eq!(l.over_max_score, 1);
         assert_eq!(l.train.len(), 6);
         assert_eq!(l.valid.len(), 0);
-        assert_eq!(l.train_games + l.valid_games, 2);
+        // The blank line ends the first game; the move number falls before the last.
+        assert_eq!(l.train_games + l.valid_games, 3);
+    }
+
+    #[test]
+    fn game_records_stay_apart_where_their_move_numbers_follow_on() {
+        use crate::chess::notation;
+        use crate::data::records;
+        use crate::engine::Score;
+        crate::chess::attacks::init();
+        // Knights out and back for six moves: 12 quiet plies, 4 past the skipped ones. The
+        // second game starts on the move the first ended on.
+        let record = |fen: &str| {
+            let mut pos = Position::from_fen(fen).expect("fen");
+            let mut moves = Vec::new();
+            for text in ["g1f3", "g8f6", "f3g1", "f6g8"].iter().cycle().take(12) {
+                let mv = notation::parse_uci_move(&pos, text).expect("legal");
+                moves.push((mv, Some(Score::Cp(moves.len() as i32))));
+                pos = pos.make_move(mv);
+            }
+            records::record_line(fen, "0.5", moves)
+        };
+        let text = record("4k1n1/8/8/8/8/8/8/4K1N1 w - - 0 1") + &record("4k1n1/8/8/8/8/8/8/4K1N1 w - - 0 7");
+        let path = std::env::temp_dir().join(format!("arbiter-train-split-{}.games", std::process::id()));
+        std::fs::write(&path, text).expect("write");
+        let opts = LoadOptions { validation: 0.5, max_score: None, seed: 1, mirror: false };
+        let l = load(std::slice::from_ref(&path), &opts);
+        std::fs::remove_file(&path).ok();
+        let l = l.expect("load");
+        assert_eq!((l.train_games, l.valid_games), (1, 1));
+        assert_eq!((l.train.len(), l.valid.len()), (4, 4));
     }
 
     #[test]
