@@ -1,21 +1,23 @@
 #!/bin/sh
-# Trains the built-in network N6 again from the game records in nets/data/, with the recipe of
-# docs/nnue.md ("The built-in network (N6)"), and compares it with nets/default.nnue.
+# Trains the built-in network N7 again from the game records in nets/data/, with the recipe of
+# docs/nnue.md ("The built-in network (N7)"), and compares it with nets/default.nnue.
 #
-#   nets/recipe.sh [OUT_DIR]        # default target/net; writes OUT_DIR/N6.nnue
+#   nets/recipe.sh [OUT_DIR]        # default target/net; writes OUT_DIR/N7.nnue
 #   ARBITER=path/to/arbiter nets/recipe.sh      # train with that build instead of building one
 #
 # Needs xz, md5sum and cargo (unless ARBITER names a build). Builds the engine, checks the records against
-# nets/data/MD5SUMS, unpacks them into OUT_DIR (84 MiB; kept for the next run), and trains
-# niced on two threads: 10-12 CPU-minutes (6 min 40 s on two cores), 1.5 GB of memory. The
-# trainer is deterministic for a build (any --threads), so the result is N6 byte for byte unless the trainer
-# has changed since 0e39732, the commit that trained it. Exit status 0 when the file equals
-# nets/default.nnue, 1 when it differs, 2 on an error.
+# nets/data/MD5SUMS, unpacks them into OUT_DIR (about 150 MiB; kept for the next run), and trains
+# niced on two threads: about 15 minutes on two cores, 2.5 GB of memory. The trainer is deterministic
+# for a build (any --threads), so the result is N7 byte for byte unless the trainer has changed since the
+# commit that trained it (docs/nnue.md). Exit status 0 when the file equals nets/default.nnue, 1 when it
+# differs, 2 on an error.
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:-target/net}
+# The files made at --nodes 2500 (not the soft-limited s49), in this order.
 records="dg-7ff60c2-s30-n2500 dg-9523864-s31-n2500 dg-9098bd7-s32-n2500 dg-a90456c-s33-n2500 dg-a90456c-s101-n2500
-    dg-a90456c-s35-n2500 dg-a90456c-s37-n2500"
+    dg-a90456c-s35-n2500 dg-a90456c-s37-n2500 dg-0e39732-s39-n2500 dg-af3c5c3-s41-n2500 dg-4d0fd47-s43-n2500
+    dg-4d0fd47-s45-n2500 dg-4d0fd47-s47-n2500 dg-2482808-s51-n2500"
 
 for tool in xz md5sum; do
     command -v "$tool" >/dev/null || { echo "recipe: $tool is not installed" >&2; exit 2; }
@@ -41,12 +43,12 @@ fi
 # shellcheck disable=SC2086 # $data is a list of paths without spaces
 nice -n 10 "$ARBITER" train --data $data \
     --batch 4096 --lr 0.0005 --weight-decay 0.3 --seed 1 --threads 2 --lambda 0.1 --epochs 16 \
-    --out "$out/N6.nnue" || exit 2
+    --out "$out/N7.nnue" || exit 2
 
-if cmp -s "$out/N6.nnue" nets/default.nnue; then
-    echo "recipe: $out/N6.nnue is nets/default.nnue, byte for byte ($(md5sum <"$out/N6.nnue" | cut -d' ' -f1))"
+if cmp -s "$out/N7.nnue" nets/default.nnue; then
+    echo "recipe: $out/N7.nnue is nets/default.nnue, byte for byte ($(md5sum <"$out/N7.nnue" | cut -d' ' -f1))"
 else
-    echo "recipe: $out/N6.nnue differs from nets/default.nnue" \
-        "($(md5sum <"$out/N6.nnue" | cut -d' ' -f1) against $(md5sum <nets/default.nnue | cut -d' ' -f1))" >&2
+    echo "recipe: $out/N7.nnue differs from nets/default.nnue" \
+        "($(md5sum <"$out/N7.nnue" | cut -d' ' -f1) against $(md5sum <nets/default.nnue | cut -d' ' -f1))" >&2
     exit 1
 fi

@@ -134,7 +134,7 @@ impl Nnue {
             return self.net.output(&us.0, &them.0, bucket);
         }
         let [w_us, w_them] = &self.out[bucket];
-        let sum = i64::from(screlu_dot(us, w_us)) + i64::from(screlu_dot(them, w_them));
+        let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
         // The rest as in `Network::output`, on the same exact sum.
         let out = sum / i64::from(QA) + i64::from(self.out_bias[bucket]);
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
@@ -189,27 +189,33 @@ fn add_add_sub_sub(o: &mut Column, p: &Column, a1: &Column, a2: &Column, r1: &Co
     }
 }
 
+/// Neurons whose products one `i32` sum holds exactly ([`screlu_dot`]).
+const DOT_CHUNK: usize = 256;
+
 /// `sum(clamp(x, 0, QA)^2 * w)` over one perspective, exactly, for weights within
 /// ±[`NARROW_OUTPUT_WEIGHT`]. Written so that it vectorises as `vpmullw` (the `i16` product
 /// `c * w`) and `vpmaddwd` (times `c`, adjacent pairs summed into `i32`):
 ///
 /// - `c = clamp(x, 0, 255)` and `|w| <= 128`, so `|c * w| <= 32_640`: exact in `i16`.
-/// - `|(c * w) * c| <= 32_640 * 255 = 8_323_200` per neuron, and over the 256 neurons of a
-///   perspective `|sum| <= 2_130_739_200 < 2^31 - 1 = 2_147_483_647`.
+/// - `|(c * w) * c| <= 32_640 * 255 = 8_323_200` per neuron, and over a chunk of 256 neurons
+///   `|sum| <= 2_130_739_200 < 2^31 - 1 = 2_147_483_647`.
 ///
-/// So the true sum fits in `i32`; the wrapping `i32` additions compute it modulo 2^32 in
-/// whatever order, hence exactly. (Both perspectives together could overflow: they are added
-/// in `i64` by the caller.)
+/// So each chunk's true sum fits in `i32`; the wrapping `i32` additions compute it modulo 2^32
+/// in whatever order, hence exactly; the chunks are added in `i64`.
 #[inline(always)]
-fn screlu_dot(x: &Column, w: &Column) -> i32 {
-    const _: () = assert!(HIDDEN as i64 * 255 * 255 * NARROW_OUTPUT_WEIGHT as i64 <= i32::MAX as i64);
+fn screlu_dot(x: &Column, w: &Column) -> i64 {
+    const _: () = assert!(DOT_CHUNK as i64 * 255 * 255 * NARROW_OUTPUT_WEIGHT as i64 <= i32::MAX as i64);
     const _: () = assert!(255 * NARROW_OUTPUT_WEIGHT as i32 <= i16::MAX as i32 && QA == 255);
-    let mut sum = 0i32;
-    for (&x, &w) in x.0.iter().zip(&w.0) {
-        let c = x.clamp(0, QA as i16);
-        sum = sum.wrapping_add(i32::from(c.wrapping_mul(w)) * i32::from(c));
+    let mut total = 0i64;
+    for (x, w) in x.0.chunks(DOT_CHUNK).zip(w.0.chunks(DOT_CHUNK)) {
+        let mut sum = 0i32;
+        for (&x, &w) in x.iter().zip(w) {
+            let c = x.clamp(0, QA as i16);
+            sum = sum.wrapping_add(i32::from(c.wrapping_mul(w)) * i32::from(c));
+        }
+        total += i64::from(sum);
     }
-    sum
+    total
 }
 
 #[cfg(test)]
