@@ -178,8 +178,8 @@ fn expand_with(text: &str, skip: u32, game_ends: bool) -> (String, usize) {
 }
 
 /// A training data file as data lines: a `.games` file of records is expanded (with
-/// [`DEFAULT_SKIP_PLIES`], a blank line after each game), any other is read as data lines. Bytes that are not UTF-8 (a
-/// damaged file) make malformed lines, not a refusal.
+/// [`DEFAULT_SKIP_PLIES`], a blank line after each game), any other is read as data lines.
+/// Bytes that are not UTF-8 (a damaged file) make malformed lines, not a refusal.
 pub fn read_data_file(path: &Path) -> std::io::Result<String> {
     let bytes = std::fs::read(path)?;
     let text = match String::from_utf8(bytes) {

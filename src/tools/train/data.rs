@@ -2,9 +2,9 @@
 //! score-cp-from-white | result`, read by [`lines::parse`]; a `.games` file of game records
 //! is read as the lines it expands to), turned into the network's
 //! active features for both perspectives, the output bucket, and the score and result from
-//! the side to move's view. Validation positions are whole games held out (a game is a run of
-//! lines of one record, or whose move number does not fall, [`lines::games`]): the positions of one game are
-//! too alike to test each other.
+//! the side to move's view. Validation positions are whole games held out (a game is the
+//! lines of one record, or a run of lines whose move number does not fall, [`lines::games`]):
+//! the positions of one game are too alike to test each other.
 
 use crate::chess::{Color, Position};
 use crate::data::{lines, records};
