@@ -840,7 +840,13 @@ fn hunt_unsound_cover_bounds(
     let (mut positions, mut checked, mut out_of_nodes, mut wrong) = (0, 0, 0, Vec::new());
     while positions < count {
         let men = 1 + rng.below(6);
-        let Some(fen) = common::helpmate::random_position(&mut |n| rng.below(n), men) else { continue };
+        // One in three where pawns decide: their cost in moves is the bound's finest count.
+        let fen = if rng.below(3) == 0 {
+            common::helpmate::random_pawn_position(&mut |n| rng.below(n), men.min(4))
+        } else {
+            common::helpmate::random_position(&mut |n| rng.below(n), men)
+        };
+        let Some(fen) = fen else { continue };
         positions += 1;
         let p = pos(&fen);
         for side in [Color::White, Color::Black] {

@@ -260,6 +260,39 @@ pub fn random_position(below: &mut impl FnMut(usize) -> usize, men: usize) -> Op
     legal(format!("{} {side} - - 0 1", placement(&board)), side)
 }
 
+/// A random position where pawns may decide a short mate: one king on its side's first rank,
+/// one or two enemy pawns two to four ranks in front of it and within two files, the other
+/// king anywhere, and `men` more men of any kind within three king steps of the first king;
+/// the side to move at random, no castling; None when not a legal position.
+pub fn random_pawn_position(below: &mut impl FnMut(usize) -> usize, men: usize) -> Option<String> {
+    let mut board = [None::<char>; 64];
+    let white_mates = below(2) == 0;
+    let (loser_king, winner_king, pawn) = if white_mates { ('k', 'K', 'P') } else { ('K', 'k', 'p') };
+    let king_rank = if white_mates { 7 } else { 0 };
+    let king_file = below(8);
+    board[king_rank * 8 + king_file] = Some(loser_king);
+    for _ in 0..1 + below(2) {
+        let ahead = 2 + below(3);
+        let rank = if white_mates { king_rank - ahead } else { king_rank + ahead };
+        let file = (king_file as i32 + below(5) as i32 - 2).clamp(0, 7) as usize;
+        board[rank * 8 + file].get_or_insert(pawn);
+    }
+    let mut placed = 0;
+    while placed <= men {
+        let sq = below(64);
+        let (rank, file) = (sq / 8, sq % 8);
+        let piece = if placed == 0 { winner_king } else { b"PNBRQpnbrq"[below(10)] as char };
+        let near = rank.abs_diff(king_rank).max(file.abs_diff(king_file)) <= 3;
+        let pawn_ok = !piece.eq_ignore_ascii_case(&'p') || (8..56).contains(&sq);
+        if board[sq].is_none() && (placed == 0 || near) && pawn_ok {
+            board[sq] = Some(piece);
+            placed += 1;
+        }
+    }
+    let side = if below(2) == 0 { 'w' } else { 'b' };
+    legal(format!("{} {side} - - 0 1", placement(&board)), side)
+}
+
 /// The placement field of a FEN from a board of piece letters, a1 first (`None`: empty).
 pub fn placement(board: &[Option<char>; 64]) -> String {
     let mut fen = String::new();
