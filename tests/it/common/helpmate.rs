@@ -249,7 +249,7 @@ pub fn random_position(below: &mut impl FnMut(usize) -> usize, men: usize) -> Op
                 None => !near_an_edge || rank == 0 || rank == 7 || file == 0 || file == 7,
                 Some(c) => !near_an_edge || (rank.abs_diff(c / 8)).max(file.abs_diff(c % 8)) <= 3,
             };
-            if board[sq].is_none() && placed_well && (!piece.eq_ignore_ascii_case(&'p') || (8..56).contains(&sq)) {
+            if board[sq].is_none() && placed_well && may_stand(piece, sq) {
                 board[sq] = Some(piece);
                 centre = centre.or(Some(sq));
                 break;
@@ -283,14 +283,18 @@ pub fn random_pawn_position(below: &mut impl FnMut(usize) -> usize, men: usize) 
         let (rank, file) = (sq / 8, sq % 8);
         let piece = if placed == 0 { winner_king } else { b"PNBRQpnbrq"[below(10)] as char };
         let near = rank.abs_diff(king_rank).max(file.abs_diff(king_file)) <= 3;
-        let pawn_ok = !piece.eq_ignore_ascii_case(&'p') || (8..56).contains(&sq);
-        if board[sq].is_none() && (placed == 0 || near) && pawn_ok {
+        if board[sq].is_none() && (placed == 0 || near) && may_stand(piece, sq) {
             board[sq] = Some(piece);
             placed += 1;
         }
     }
     let side = if below(2) == 0 { 'w' } else { 'b' };
     legal(format!("{} {side} - - 0 1", placement(&board)), side)
+}
+
+/// Can `piece` (a FEN letter) stand on `sq` (a1 = 0)? Pawns never on the first or last rank.
+fn may_stand(piece: char, sq: usize) -> bool {
+    !piece.eq_ignore_ascii_case(&'p') || (8..56).contains(&sq)
 }
 
 /// The placement field of a FEN from a board of piece letters, a1 first (`None`: empty).
