@@ -25,6 +25,7 @@ mod exhaustive;
 mod helpmate;
 mod material;
 pub mod reach;
+mod reply;
 mod shorten;
 pub mod statics;
 mod table;

@@ -14,6 +14,7 @@
 
 use super::cover::may_mate_within;
 use super::is_helpmate;
+use super::reply::Replies;
 use super::table::Table;
 use crate::chess::attacks::{self, aligned};
 use crate::chess::movegen::{
@@ -249,15 +250,19 @@ impl Exact<'_> {
         // (and equal keys keep the generator's order).
         let moves = legal_moves(pos);
         let mut ordered = [0u32; MAX_MOVES];
-        let ordered = &mut ordered[..moves.len()];
+        let mut n = 0;
         let loser_king = pos.king_square(self.winner.flip());
         if pos.side_to_move() == self.winner {
             // The winner's pieces closing in on the loser's king first.
-            for (i, (slot, &m)) in ordered.iter_mut().zip(moves.iter()).enumerate() {
+            for (i, &m) in moves.iter().enumerate() {
                 let closer = 8 + m.to().distance(loser_king) - m.from().distance(loser_king);
-                *slot = (closer as u32) << 16 | i as u32;
+                ordered[i] = (closer as u32) << 16 | i as u32;
             }
+            n = moves.len();
         } else {
+            // Two half-moves from the end, the loser's moves after which no mate can follow
+            // are not played (the line found is the same: the others keep their order).
+            let replies = (plies == 2).then(|| Replies::new(pos, self.winner));
             // The loser's king walking into the net (towards the winner's pieces), then
             // pieces blocking its own king's flight squares.
             let net = pos.color(self.winner) & !pos.pieces(PieceType::King);
@@ -265,15 +270,20 @@ impl Exact<'_> {
             for sq in attacks::king_attacks(loser_king) {
                 pull[sq.index()] = net.into_iter().map(|n| sq.distance(n)).sum::<i32>();
             }
-            for (i, (slot, &m)) in ordered.iter_mut().zip(moves.iter()).enumerate() {
+            for (i, &m) in moves.iter().enumerate() {
+                if replies.as_ref().is_some_and(|r| !r.may_allow_mate(m)) {
+                    continue;
+                }
                 let key = if m.from() == loser_king {
                     pull[m.to().index()]
                 } else {
                     (1 + i32::from(m.to().distance(loser_king) > 1)) << 10
                 };
-                *slot = (key as u32) << 16 | i as u32;
+                ordered[n] = (key as u32) << 16 | i as u32;
+                n += 1;
             }
         }
+        let ordered = &mut ordered[..n];
         ordered.sort_unstable();
         for &k in ordered.iter() {
             let m = moves.get((k & 0xffff) as usize);
@@ -547,6 +557,7 @@ mod measured {
         let mut tsv = String::new();
         let (mut sides, mut short, mut batch_shortest, mut reader_shortest) = (0, 0, 0, 0);
         let (mut exact_nodes, mut exact_time) = (0u64, std::time::Duration::ZERO);
+
         for (i, fen) in finals.lines().enumerate() {
             let fen = fen.trim();
             if fen.is_empty() || fen.starts_with('#') {
@@ -594,5 +605,42 @@ mod measured {
             exact_time.as_secs_f64()
         );
         assert!(reader_shortest * 100 >= short * 99, "{reader_shortest} of {short}");
+    }
+}
+
+/// By hand: the exact search alone, to the end of six half-moves on every side of the self-play
+/// finals not mated (no decision, no reader's search): its nodes and seconds, for timing it
+/// (`EXACT_BUDGET` sets the budget a side; 20 M by default):
+/// `cargo test --release --lib exact_search_alone -- --ignored --nocapture`.
+#[cfg(test)]
+mod exact_alone {
+    use super::*;
+    use crate::chess::attacks;
+
+    #[test]
+    #[ignore]
+    fn exact_search_alone_on_the_finals() {
+        attacks::init();
+        let finals = include_str!("../../../tests/data/selfplay-finals.epd");
+        let mut table = Table::new(20);
+        let budget: u64 = std::env::var("EXACT_BUDGET").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000_000);
+        let (mut nodes, mut found) = (0u64, 0usize);
+        let clock = std::time::Instant::now();
+        for fen in finals.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            let pos = Position::from_fen(fen).expect("fen");
+            if !has_legal_move(&pos) {
+                continue;
+            }
+            for side in Color::ALL {
+                let max = if pos.side_to_move() == side { 5 } else { 6 };
+                let f = shortest_within(&pos, side, 1, max, budget, &mut table);
+                nodes += f.nodes;
+                found += usize::from(f.line.is_some());
+            }
+        }
+        println!(
+            "exact search, budget {budget} a side: {found} found, {nodes} nodes, {:.2} s",
+            clock.elapsed().as_secs_f64()
+        );
     }
 }
