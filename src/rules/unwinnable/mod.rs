@@ -444,8 +444,11 @@ pub fn decide_with_example(pos: &Position, side: Color, budget: Budget, nodes: u
 }
 
 /// The nodes of the batch's example that go to lengths of at most
-/// [`shorten::SHORT_PLIES`] half-moves before the decision is asked.
-const SHORT_FIRST_NODES: u64 = 150;
+/// [`shorten::SHORT_PLIES`] half-moves before the decision is asked. Since the loser's replies
+/// that no mate can follow are not played (`reply.rs`), a node does about four times the work it
+/// did: 60 nodes take the time 150 did before, and show a shortest example on a few more sides
+/// (1,630 of the finals' 3,403 against 1,607; see docs/unwinnable.md).
+const SHORT_FIRST_NODES: u64 = 60;
 
 /// `d` with its helpmate made an example ([`shorten::example`]) within `nodes` (added to the
 /// decision's), from `from_plies` half-moves (the shorter lengths known to hold no helpmate).
