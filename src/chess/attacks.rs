@@ -400,6 +400,16 @@ pub fn aligned(a: Square, b: Square, c: Square) -> bool {
     line(a, b).contains(c)
 }
 
+/// The squares from which a piece of each kind (by [`PieceType::index`]) attacks a king of
+/// `king_color` on `king` with the occupancy `occupied`: where a move of that kind checks it
+/// directly (a king never does).
+#[inline]
+pub fn check_squares_by_kind(king_color: Color, king: Square, occupied: Bitboard) -> [Bitboard; 6] {
+    let (bishop, rook) = (bishop_attacks(king, occupied), rook_attacks(king, occupied));
+    // A pawn on `sq` checks the king when the king attacks `sq` as one of its own pawns would.
+    [pawn_attacks(king_color, king), knight_attacks(king), bishop, rook, bishop | rook, Bitboard::EMPTY]
+}
+
 /// Empty-board rays of a rook/bishop (for geometry checks in explanations).
 pub fn empty_board_attacks(pt: PieceType, sq: Square) -> Bitboard {
     match pt {

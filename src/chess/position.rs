@@ -564,21 +564,10 @@ impl Position {
     pub fn check_squares(&self) -> CheckSquares {
         let them = self.side_to_move().flip();
         let king = self.king_square(them);
-        let occupied = self.occupied();
-        let (bishop, rook) = (attacks::bishop_attacks(king, occupied), attacks::rook_attacks(king, occupied));
         CheckSquares {
             king,
             discoverers: self.discovered_check_candidates(),
-            // A pawn of ours on `sq` checks the king when the king attacks `sq` as one of its
-            // own pawns would.
-            direct: [
-                attacks::pawn_attacks(them, king),
-                attacks::knight_attacks(king),
-                bishop,
-                rook,
-                bishop | rook,
-                Bitboard::EMPTY,
-            ],
+            direct: attacks::check_squares_by_kind(them, king, self.occupied()),
         }
     }
 

@@ -98,15 +98,7 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
         taken |= attacks::rook_attacks(x, pos.occupied());
     }
     let blocked = ours - taken;
-    let (bishop, rook) = (attacks::bishop_attacks(king, occ), attacks::rook_attacks(king, occ));
-    let direct = [
-        attacks::pawn_attacks(loser, king),
-        attacks::knight_attacks(king),
-        bishop,
-        rook,
-        bishop | rook,
-        Bitboard::EMPTY,
-    ];
+    let direct = attacks::check_squares_by_kind(loser, king, occ);
     let discoverers = discoverers(pos, winner, king, occ);
     let mut last = Bitboard::EMPTY;
     // Keeps the free squares left unattacked after a move when only one is; false when none.
