@@ -138,6 +138,8 @@ fn bad_command_lines_exit_2_with_the_reason() {
         (&["train", "--data", "data.txt", "--out", "no/such/dir/net.nnue"], "no directory no/such/dir"),
         (&["train", "--data", "data.txt", "--resume", "junk.ckpt"], "cannot resume from junk.ckpt"),
         (&["train", "--data", "junk.txt"], "no usable training positions"),
+        (&["train", "--data", "data.txt", "--valid-data", "data.txt"], "data.txt is both --data and --valid-data"),
+        (&["train", "--data", "data.txt", "--valid-data", "missing.txt"], "cannot read missing.txt"),
         (&["train", "--data", "data.txt", "--batch", "many"], "invalid value 'many'"),
         (&["train", "--data", "data.txt", "--frobnicate"], "--frobnicate"),
         (&["train"], "--data"),

@@ -176,10 +176,12 @@ impl fmt::Display for DataError {
 
 impl std::error::Error for DataError {}
 
-/// Reads, splits and encodes the data files.
-pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, DataError> {
-    let texts = paths.iter().map(|p| read_text(p)).collect::<Result<Vec<String>, DataError>>()?;
-    Ok(load_texts(&texts, opts))
+/// Reads, splits and encodes the data files. With `held_out` files, those are the validation
+/// positions (all of them) and every position of `paths` trains: a fixed validation set, so
+/// that networks trained on different data are measured on the same positions.
+pub fn load(paths: &[PathBuf], held_out: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, DataError> {
+    let read = |ps: &[PathBuf]| ps.iter().map(|p| read_text(p)).collect::<Result<Vec<String>, DataError>>();
+    Ok(load_texts(&read(paths)?, &read(held_out)?, opts))
 }
 
 /// Data lines, or game records expanded to them ([`records::read_data_file`]).
@@ -188,17 +190,23 @@ fn read_text(path: &Path) -> Result<String, DataError> {
 }
 
 /// [`load`] on the files' contents.
-fn load_texts(texts: &[String], opts: &LoadOptions) -> Loaded {
-    let mut games: Vec<Vec<&str>> = texts.iter().flat_map(|t| lines::games(t.lines())).collect();
-    Rng::new(opts.seed).shuffle(&mut games);
-    let total: usize = games.iter().map(Vec::len).sum();
-    let wanted = (total as f64 * opts.validation.clamp(0.0, 1.0)).round() as usize;
-    let (mut split, mut held) = (0, 0);
-    while split < games.len() && held < wanted {
-        held += games[split].len();
-        split += 1;
-    }
+fn load_texts(texts: &[String], held_out: &[String], opts: &LoadOptions) -> Loaded {
+    let games = shuffled_games(texts, opts.seed);
+    let fixed = shuffled_games(held_out, opts.seed);
+    let split = if held_out.is_empty() {
+        let total: usize = games.iter().map(Vec::len).sum();
+        let wanted = (total as f64 * opts.validation.clamp(0.0, 1.0)).round() as usize;
+        let (mut split, mut held) = (0, 0);
+        while split < games.len() && held < wanted {
+            held += games[split].len();
+            split += 1;
+        }
+        split
+    } else {
+        0
+    };
     let (valid_games, train_games) = games.split_at(split);
+    let valid_games = if held_out.is_empty() { valid_games } else { &fixed[..] };
     let valid_lines: Vec<&str> = valid_games.iter().flatten().copied().collect();
     let train_lines: Vec<&str> = train_games.iter().flatten().copied().collect();
     let (valid, bad_v, over_v) = encode(&valid_lines, opts.max_score, false);
@@ -224,6 +232,13 @@ fn load_texts(texts: &[String], opts: &LoadOptions) -> Loaded {
         check,
         calibration,
     }
+}
+
+/// The games of the texts ([`lines::games`]), shuffled.
+fn shuffled_games(texts: &[String], seed: u64) -> Vec<Vec<&str>> {
+    let mut games: Vec<Vec<&str>> = texts.iter().flat_map(|t| lines::games(t.lines())).collect();
+    Rng::new(seed).shuffle(&mut games);
+    games
 }
 
 /// Encodes lines in parallel, in order (each mirror image, when asked for, right after its
@@ -281,7 +296,7 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
     fn bad_lines_are_counted_and_skipped() {
         crate::chess::attacks::init();
         let opts = LoadOptions { validation: 0.0, max_score: Some(3000.0), seed: 1, mirror: false };
-        let l = load_texts(&[LINES.to_string()], &opts);
+        let l = load_texts(&[LINES.to_string()], &[], &opts);
         // Malformed: the bad score, the non-line, the result 2.0, the 64-piece board, the cut
         // last line; the blank line is no line.
         assert_eq!(l.malformed, 5);
@@ -314,7 +329,7 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
         let path = std::env::temp_dir().join(format!("arbiter-train-split-{}.games", std::process::id()));
         std::fs::write(&path, text).expect("write");
         let opts = LoadOptions { validation: 0.5, max_score: None, seed: 1, mirror: false };
-        let l = load(std::slice::from_ref(&path), &opts);
+        let l = load(std::slice::from_ref(&path), &[], &opts);
         std::fs::remove_file(&path).ok();
         let l = l.expect("load");
         assert_eq!((l.train_games, l.valid_games), (1, 1));
@@ -344,7 +359,7 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
     fn mirror_images_only_without_castling_rights() {
         crate::chess::attacks::init();
         let opts = LoadOptions { validation: 0.0, max_score: Some(3000.0), seed: 1, mirror: true };
-        let l = load_texts(&[LINES.to_string()], &opts);
+        let l = load_texts(&[LINES.to_string()], &[], &opts);
         // The six positions of bad_lines_are_counted_and_skipped; the two king-and-pawn ones
         // have no castling rights and get a mirror image each.
         assert_eq!(l.train.len(), 8);
@@ -375,12 +390,31 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
             }
         }
         let opts = LoadOptions { validation: 0.25, max_score: None, seed: 3, mirror: false };
-        let l = load_texts(&[text], &opts);
+        let l = load_texts(&[text], &[], &opts);
         assert_eq!((l.valid_games, l.train_games), (10, 30));
         assert_eq!((l.valid.len(), l.train.len()), (100, 300));
         let scores =
             |d: &Dataset| (0..d.len()).map(|i| d.sample(i).score as i32).collect::<std::collections::BTreeSet<_>>();
         assert!(scores(&l.valid).is_disjoint(&scores(&l.train)));
         assert_eq!(l.check.len(), 100);
+    }
+
+    #[test]
+    fn a_held_out_file_is_the_whole_validation_set() {
+        crate::chess::attacks::init();
+        let games = |first: usize, n: usize| {
+            (first..first + n)
+                .flat_map(|game| (1..=10).map(move |mv| format!("8/8/4k3/8/8/4K3/4P3/8 w - - 0 {mv} | {game} | 0.5\n")))
+                .collect::<String>()
+        };
+        // --validation is ignored: every game of the data trains, every held-out one validates.
+        let opts = LoadOptions { validation: 0.25, max_score: None, seed: 3, mirror: true };
+        let l = load_texts(&[games(0, 30)], &[games(100, 7)], &opts);
+        assert_eq!((l.train_games, l.valid_games), (30, 7));
+        // Training positions mirrored (no castling rights), held-out ones never.
+        assert_eq!((l.train.len(), l.valid.len()), (600, 70));
+        assert!((0..l.valid.len()).all(|i| l.valid.sample(i).score >= 100.0));
+        assert!((0..l.train.len()).all(|i| l.train.sample(i).score < 30.0));
+        assert_eq!(l.check.len(), 70);
     }
 }

@@ -45,6 +45,11 @@ pub struct TrainArgs {
     /// Share of positions held out to report the validation loss (whole games).
     #[arg(long, default_value_t = 0.05)]
     pub validation: f64,
+    /// Validate on these files instead (every position; --validation is then ignored and all
+    /// of --data trains): the same positions for networks trained on different data, so their
+    /// losses compare. Use games no network trained on.
+    #[arg(long, num_args = 1..)]
+    pub valid_data: Vec<PathBuf>,
     /// Skip positions whose search score is beyond ± this many centipawns.
     #[arg(long)]
     pub max_score: Option<f32>,
@@ -216,6 +221,9 @@ impl TrainArgs {
         }
         if self.max_score.is_some_and(|m| m.is_nan() || m <= 0.0) {
             return bad("--max-score must be > 0".into());
+        }
+        if let Some(both) = self.valid_data.iter().find(|p| self.data.contains(p)) {
+            return bad(format!("{} is both --data and --valid-data", both.display()));
         }
         for path in self.out.iter().chain(&self.checkpoint) {
             let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
@@ -402,14 +410,15 @@ fn run_with(args: &TrainArgs) -> Result<(), TrainError> {
         seed: args.seed,
         mirror: !args.no_mirror,
     };
-    let loaded = data::load(&args.data, &opts).map_err(TrainError::Data)?;
+    let loaded = data::load(&args.data, &args.valid_data, &opts).map_err(TrainError::Data)?;
     eprintln!(
-        "{} positions: {} training ({} games), {} validation ({} games); skipped {} malformed lines, {} over --max-score; loaded in {:.1} s",
+        "{} positions: {} training ({} games), {} validation ({} games{}); skipped {} malformed lines, {} over --max-score; loaded in {:.1} s",
         loaded.train.len() + loaded.valid.len(),
         loaded.train.len(),
         loaded.train_games,
         loaded.valid.len(),
         loaded.valid_games,
+        if args.valid_data.is_empty() { "" } else { ", --valid-data" },
         loaded.malformed,
         loaded.over_max_score,
         start.elapsed().as_secs_f64()
