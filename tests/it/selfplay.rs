@@ -531,6 +531,8 @@ fn bad_command_lines_are_refused_cleanly() {
         vec!["selfplay", "--soft-nodes", "500", "--nodes", "100"],
         vec!["selfplay", "--soft-nodes", "500", "--opponent", "cmd=stockfish", "--games", "1"],
         vec!["selfplay", "--soft-nodes", "500", "--tc", "10+0.1"],
+        vec!["selfplay", "--opening-max-score", "0", "--nodes", "10"],
+        vec!["selfplay", "--opening-max-score", "100", "--opening-nodes", "0", "--nodes", "10"],
     ] {
         let out = Command::new(exe).args(&args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -752,6 +754,35 @@ fn soft_node_limit_makes_records() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = std::fs::read_to_string(&records).unwrap();
     assert_eq!(text.lines().count(), 2, "{text}");
+}
+
+/// `--opening-max-score` plays only the openings within the margin, and says how many.
+#[test]
+fn openings_a_side_has_won_are_not_played() {
+    let book = tmp("balance.epd");
+    // A quiet opening, and one where Black has lost the queen.
+    std::fs::write(
+        &book,
+        "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n\
+         rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3\n",
+    )
+    .unwrap();
+    let records = tmp("balance.games");
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["selfplay", "--nodes", "200", "--games", "4", "--repeat", "--quiet", "--opening-max-score", "200"])
+        .arg("--openings")
+        .arg(&book)
+        .arg("--records")
+        .arg(&records)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("openings: 1 of 2 within ±200 cp at 2000 nodes"), "{stderr}");
+    // The one opening is played twice (colours reversed): the match ends there.
+    let text = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(text.lines().all(|l| l.starts_with("rnbqkb1r/pppp1ppp/5n2/")), "{text}");
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! `--records FILE`, the final summary to stdout (text, or one JSON object with `--json`), and
 //! the live progress line and logs to stderr.
 
+pub mod balance;
 pub mod export;
 pub mod game;
 pub mod interrupt;
@@ -77,6 +78,13 @@ pub struct SelfplayArgs {
     /// king takes own rook, UCI_Chess960 set on every engine, `Variant "Chess960"` in the PGN.
     #[arg(long, value_enum, default_value = "standard")]
     pub variant: Variant,
+    /// Play only the openings whose score, searched by Arbiter's built-in evaluation for
+    /// --opening-nodes nodes, is within ± CP (training data: a random opening can hang a piece).
+    #[arg(long, value_name = "CP")]
+    pub opening_max_score: Option<i32>,
+    /// With --opening-max-score: nodes searched per opening.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub opening_nodes: u64,
     /// Shuffle the openings with this seed (default: in file order).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -290,6 +298,23 @@ fn build_config(args: &SelfplayArgs) -> Result<MatchConfig, ArgError> {
     }
     if let Some(seed) = args.seed {
         crate::rng::Rng::new(seed).shuffle(&mut openings);
+    }
+    if let Some(max_score) = args.opening_max_score {
+        if max_score <= 0 || args.opening_nodes == 0 {
+            return Err(ArgError::Invalid("--opening-max-score and --opening-nodes must be positive".into()));
+        }
+        let (before, start) = (openings.len(), std::time::Instant::now());
+        let check = balance::Balance { nodes: args.opening_nodes, max_score };
+        openings = balance::balanced(openings, check, args.concurrency.max(1)).map_err(ArgError::Invalid)?;
+        eprintln!(
+            "openings: {} of {before} within ±{max_score} cp at {} nodes ({:.1} s)",
+            openings.len(),
+            args.opening_nodes,
+            start.elapsed().as_secs_f64()
+        );
+        if openings.is_empty() {
+            return Err(ArgError::Invalid(format!("no opening is within ±{max_score} cp")));
+        }
     }
     let games = match (args.games, args.rounds) {
         (Some(g), _) => g,
