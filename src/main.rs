@@ -1,5 +1,5 @@
 //! The `arbiter` binary: the UCI loop by default, and the perft, bench, explain,
-//! selfplay, texel, train and levels subcommands.
+//! selfplay, texel, train, rescore, levels, unwinnable and referee subcommands.
 
 use arbiter::chess::attacks;
 use arbiter::engine::bench;
@@ -42,6 +42,9 @@ enum Command {
     Texel(arbiter::tools::texel::TexelArgs),
     /// Train the neural evaluation (NNUE) on `selfplay --datagen` positions; write the network file.
     Train(Box<arbiter::tools::train::TrainArgs>),
+    /// Search training positions again (deeper, or with another network) and write them with
+    /// the new scores.
+    Rescore(arbiter::tools::rescore::RescoreArgs),
     /// Show what each UCI_Elo level does (nodes, lines, noise) under UCI_LimitStrength.
     Levels(arbiter::tools::levels::LevelsArgs),
     /// Can each player still checkmate by any series of legal moves (FIDE 5.2.2, 6.9, 5.1.2)?
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Some(Command::Selfplay(args)) => arbiter::tools::selfplay::run(*args),
         Some(Command::Texel(args)) => arbiter::tools::texel::run(args),
         Some(Command::Train(args)) => arbiter::tools::train::run(*args),
+        Some(Command::Rescore(args)) => arbiter::tools::rescore::run(args),
         Some(Command::Levels(args)) => arbiter::tools::levels::run(args),
         Some(Command::Unwinnable(args)) => arbiter::tools::unwinnable::run(args),
         Some(Command::Referee(args)) => arbiter::tools::referee::run(args),

@@ -23,6 +23,7 @@ mod python_client;
 mod referee;
 mod referee_cli;
 mod repo_hygiene;
+mod rescore;
 mod resource_limits;
 mod search_api;
 mod selfplay;
