@@ -25,18 +25,47 @@
 //!
 //! So where every move of B that checks leaves at least two squares of F unattacked, no such m
 //! allows a mate; where some leaves only one, m does not when t is another. Only the other
-//! moves are played: the king's, those onto such a last square, and the rare kinds above.
+//! moves are played: those onto such a last square, the king's (below) and the rare kinds above.
+//!
+//! The king's steps. Let m be a step of the king from k to t (not castling) and w a mate in
+//! the position C after it. In C the loser's other pieces are those of P; the winner's are
+//! those of P less the one m may take on t; no en passant is possible (m gives none) and the
+//! winner's castling rights are at most those of P. Let O be the occupancy of P without k and
+//! without whatever stands on t (the king lifted off its new square, a piece it takes gone):
+//! - w is a move of one of the winner's pieces in C from `a` to `d` ≠ t, counted generously on
+//!   O (which has every line of C open, and those through k and t too): legality ignored,
+//!   captures only onto the loser's pieces (pawns' too: m puts nothing new in reach),
+//!   promotions as a queen or a knight, castling as the king and rook both moved;
+//! - w checks t from d, or uncovers a line through a (a alone between t and a winner's slider
+//!   on O, d off that line). From d along a line of O: a bishop, rook or queen on a between t
+//!   and d on its own line would attack t in C already, and m is legal; so only a promoted
+//!   pawn's line may pass through a, and that one is looked at without a. Castling is counted
+//!   as a check without asking;
+//! - after w every square next to t that holds none of the loser's pieces (the one w takes on
+//!   d is gone) is attacked, else the king steps there. The occupancy of C after w, the king
+//!   lifted off, is exactly O without a and with d, and the attackers are the winner's pieces
+//!   of C but the mover, which attacks from d: counted so, nothing is over-counted. (A
+//!   shortcut: on that occupancy a piece other than the mover attacks only what it attacks on
+//!   O or along a line through a, as d only blocks; so a square outside both that the mover
+//!   does not reach from d is open without asking. Where m takes on t, lines through t open
+//!   too, and every square next to t is on one: no shortcut.)
+//!
+//! So m is played only where some move counted so checks t and leaves every such square
+//! attacked.
 
 use crate::chess::attacks::{self, aligned};
 use crate::chess::{Bitboard, CastleSide, Color, Move, MoveKind, PieceType, Position, Rank, Square};
 
 /// The loser's moves at a node where the winner mates with the next move if at all, those
 /// after which a mate may follow ([`Replies::may_allow_mate`]).
-pub struct Replies {
-    /// Every move must be played.
+pub struct Replies<'p> {
+    pos: &'p Position,
+    winner: Color,
+    /// Every move of a piece other than the king must be played.
     all: bool,
-    /// The loser's king: its moves are played.
+    /// The loser's king: its steps are looked at one by one ([`king_step_may_allow_mate`]).
     king: Square,
+    steps: Steps,
     /// Moves onto these squares are played: free squares next to the king that are the only
     /// one left after some check.
     to: Bitboard,
@@ -45,15 +74,16 @@ pub struct Replies {
     loser: Color,
 }
 
-impl Replies {
+impl<'p> Replies<'p> {
     /// The replies of `pos` (the loser to move) with `winner` to mate after them.
-    pub fn new(pos: &Position, winner: Color) -> Replies {
+    pub fn new(pos: &'p Position, winner: Color) -> Replies<'p> {
         let loser = winner.flip();
         let king = pos.king_square(loser);
         let pawns = pos.pieces_of(winner, PieceType::Pawn);
+        let steps = Steps::new(pos, winner, king);
         match last_free_squares(pos, winner, king) {
-            Some(to) => Replies { all: false, king, to, pawns, loser },
-            None => Replies { all: true, king, to: Bitboard::FULL, pawns, loser },
+            Some(to) => Replies { pos, winner, all: false, king, steps, to, pawns, loser },
+            None => Replies { pos, winner, all: true, king, steps, to: Bitboard::FULL, pawns, loser },
         }
     }
 
@@ -61,18 +91,166 @@ impl Replies {
     /// not.
     #[inline]
     pub fn may_allow_mate(&self, m: Move) -> bool {
-        self.all
-            || m.from() == self.king
-            || self.to.contains(m.to())
-            || match m.kind() {
-                MoveKind::EnPassant | MoveKind::CastleKing | MoveKind::CastleQueen => true,
-                MoveKind::DoublePush => {
-                    let over = Square::new(((m.from().index() + m.to().index()) / 2) as u8);
-                    (attacks::pawn_attacks(self.loser, over) & self.pawns).nonempty()
-                }
-                _ => false,
+        match m.kind() {
+            MoveKind::EnPassant | MoveKind::CastleKing | MoveKind::CastleQueen => true,
+            _ if m.from() == self.king => {
+                king_step_may_allow_mate(self.pos, self.winner, m.from(), m.to(), &self.steps)
             }
+            MoveKind::DoublePush => {
+                let over = Square::new(((m.from().index() + m.to().index()) / 2) as u8);
+                self.all
+                    || self.to.contains(m.to())
+                    || (attacks::pawn_attacks(self.loser, over) & self.pawns).nonempty()
+            }
+            _ => self.all || self.to.contains(m.to()),
+        }
     }
+}
+
+/// What the king's steps at one node share: the occupancy with the king lifted off, the
+/// squares the winner's pieces attack on it, and each piece's (not a pawn's) moves on it.
+struct Steps {
+    occ: Bitboard,
+    attacked: Bitboard,
+    pieces: [(Square, PieceType, Bitboard); 16],
+    n: usize,
+    /// More pieces than `pieces` holds (a position no game reaches): every step is played.
+    overflow: bool,
+}
+
+impl Steps {
+    fn new(pos: &Position, winner: Color, k: Square) -> Steps {
+        let occ = pos.occupied().without(k);
+        let ours = pos.color(winner);
+        let pawns = pos.pieces_of(winner, PieceType::Pawn);
+        let mut s = Steps {
+            occ,
+            attacked: pawns.pawn_attacks(winner),
+            pieces: [(k, PieceType::King, Bitboard::EMPTY); 16],
+            n: 0,
+            overflow: false,
+        };
+        for a in ours - pawns {
+            let Some(piece) = pos.piece_at(a) else { continue };
+            let reach = attacks::piece_attacks(piece.kind, a, occ);
+            s.attacked |= reach;
+            if s.n == s.pieces.len() {
+                s.overflow = true;
+                break;
+            }
+            s.pieces[s.n] = (a, piece.kind, reach - ours);
+            s.n += 1;
+        }
+        s
+    }
+}
+
+/// May the winner mate at once after the loser's king steps (legally, not castling) from `k` to
+/// `t`? False only where surely not (see the module's comment): no move of the winner's, counted
+/// generously on the board with k and t emptied, checks t and leaves every square next to it
+/// that holds none of the loser's pieces attacked.
+fn king_step_may_allow_mate(pos: &Position, winner: Color, k: Square, t: Square, steps: &Steps) -> bool {
+    if steps.overflow {
+        return true;
+    }
+    let loser = winner.flip();
+    let blockers = pos.color(loser).without(k);
+    // The winner's pieces after the step (one taken on t is gone) and the occupancy O.
+    let taken = pos.color(winner).contains(t);
+    let ours = pos.color(winner).without(t);
+    let occ = steps.occ.without(t);
+    let free = attacks::king_attacks(t) - blockers;
+    // After a move from a, only a square the winner attacks on O, or one on a line through a,
+    // can be attacked but from the mover's new square (its square stands in the way of no more
+    // than it did). With a piece taken on t, lines through t open too: every square next to t.
+    let seen = if taken { Bitboard::FULL } else { steps.attacked };
+    let covers = |present: Bitboard, reach: Bitboard, occ: Bitboard, free: Bitboard, a: Option<Square>| {
+        let need = free - reach;
+        // The squares most likely left open first: one of them usually ends the test.
+        let open = need - seen;
+        if let Some(a) = a {
+            if open.into_iter().any(|s| attacks::line(a, s).is_empty()) {
+                return false;
+            }
+        }
+        open.into_iter().chain(need - open).all(|s| attacked_by(pos, winner, present, s, occ))
+    };
+    for side in CastleSide::BOTH {
+        let Some(rook) = pos.castling_rook(winner, side) else { continue };
+        if rook == t {
+            continue; // taken: the right is gone
+        }
+        let our_king = pos.king_square(winner);
+        let (king_to, rook_to) = (side.king_to(winner), side.rook_to(winner));
+        let after = occ.without(our_king).without(rook).with(king_to).with(rook_to);
+        let reach = attacks::rook_attacks(rook_to, after) | attacks::king_attacks(king_to);
+        if covers(ours.without(our_king).without(rook), reach, after, free, None) {
+            return true;
+        }
+    }
+    let direct = attacks::check_squares_by_kind(loser, t, occ);
+    let discoverers = discoverers(pos, ours, t, occ);
+    // A move that checks t and leaves every square next to it attacked (a loser's piece taken
+    // on d leaves its square free).
+    let mates = |kind: PieceType, a: Square, d: Square| {
+        let occ = occ.without(a).with(d);
+        let reach = match kind {
+            PieceType::Pawn => attacks::pawn_attacks(winner, d),
+            _ => attacks::piece_attacks(kind, d, occ),
+        };
+        let free = free | (attacks::king_attacks(t) & blockers & Bitboard::from_square(d));
+        covers(ours.without(a), reach, occ, free, Some(a))
+    };
+    for &(a, kind, targets) in &steps.pieces[..steps.n] {
+        if a == t {
+            continue;
+        }
+        // A piece taken on t may have stood in the way.
+        let targets = if taken { attacks::piece_attacks(kind, a, occ) - ours } else { targets.without(t) };
+        let mut checks = targets & direct[kind.index()];
+        if discoverers.contains(a) {
+            checks |= targets - attacks::line(t, a);
+        }
+        if checks.into_iter().any(|d| mates(kind, a, d)) {
+            return true;
+        }
+    }
+    let promoting = Bitboard::relative_rank(winner, Rank::R8);
+    let second = Bitboard::relative_rank(winner, Rank::R2);
+    let standing = occ.with(t);
+    for a in pos.pieces_of(winner, PieceType::Pawn) {
+        let push = Bitboard::from_square(a).forward(winner) - standing;
+        let double = if second.contains(a) { push.forward(winner) - standing } else { Bitboard::EMPTY };
+        let targets = push | double | (attacks::pawn_attacks(winner, a) & blockers);
+        for d in targets {
+            let kinds: &[PieceType] =
+                if promoting.contains(d) { &[PieceType::Queen, PieceType::Knight] } else { &[PieceType::Pawn] };
+            for &kind in kinds {
+                // A promoted piece checks along a line through the pawn's own square too.
+                let direct = match kind {
+                    PieceType::Pawn => direct[kind.index()].contains(d),
+                    _ => attacks::piece_attacks(kind, d, occ.without(a)).contains(t),
+                };
+                let check = direct || (discoverers.contains(a) && !aligned(t, a, d));
+                if check && mates(kind, a, d) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Is `s` attacked by one of the winner's pieces in `present` (as `pos` has them) on `occ`?
+#[inline]
+fn attacked_by(pos: &Position, winner: Color, present: Bitboard, s: Square, occ: Bitboard) -> bool {
+    let queens = pos.pieces(PieceType::Queen);
+    let attackers = (attacks::pawn_attacks(winner.flip(), s) & pos.pieces(PieceType::Pawn))
+        | (attacks::knight_attacks(s) & pos.pieces(PieceType::Knight))
+        | (attacks::king_attacks(s) & pos.pieces(PieceType::King))
+        | (attacks::bishop_attacks(s, occ) & (pos.pieces(PieceType::Bishop) | queens))
+        | (attacks::rook_attacks(s, occ) & (pos.pieces(PieceType::Rook) | queens));
+    (attackers & present).nonempty()
 }
 
 /// The squares next to the loser's king on which a piece of the loser's may leave the winner a
@@ -99,7 +277,7 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
     }
     let blocked = ours - taken;
     let direct = attacks::check_squares_by_kind(loser, king, occ);
-    let discoverers = discoverers(pos, winner, king, occ);
+    let discoverers = discoverers(pos, ours, king, occ);
     let mut last = Bitboard::EMPTY;
     // Keeps the free squares left unattacked after a move when only one is; false when none.
     let mut left = |open: Bitboard| -> bool {
@@ -160,9 +338,9 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
     Some(last)
 }
 
-/// The winner's pieces that alone stand between `king` and a winner's slider, on `occ`.
-fn discoverers(pos: &Position, winner: Color, king: Square, occ: Bitboard) -> Bitboard {
-    let ours = pos.color(winner);
+/// The winner's pieces (`ours`) that alone stand between `king` and one of them that slides,
+/// on `occ`.
+fn discoverers(pos: &Position, ours: Bitboard, king: Square, occ: Bitboard) -> Bitboard {
     let queens = pos.pieces(PieceType::Queen);
     let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & (pos.pieces(PieceType::Rook) | queens))
         | (attacks::bishop_attacks(king, Bitboard::EMPTY) & (pos.pieces(PieceType::Bishop) | queens)))
@@ -390,15 +568,19 @@ mod tests {
         Position::from_fen(&format!("{fen} {side} {castling} {ep} 0 1")).ok()
     }
 
-    /// What the comparison saw: moves, moves not played, moves after which the winner mates,
-    /// and of those: by the king, by a double push, with the loser in check, mated by castling,
-    /// by a promotion, by en passant.
+    /// What the comparison saw: moves, moves not played, the king's steps and those not played,
+    /// moves after which the winner mates, and of those: by the king, by the king taking a
+    /// piece, by a double push, with the loser in check, mated by castling, by a promotion, by
+    /// en passant.
     #[derive(Default, Debug)]
     struct Seen {
         moves: usize,
         dropped: usize,
+        king_steps: usize,
+        king_dropped: usize,
         mates: usize,
         king: usize,
+        king_takes: usize,
         double_push: usize,
         in_check: usize,
         castling: usize,
@@ -416,9 +598,13 @@ mod tests {
             seen.moves += 1;
             let kept = replies.may_allow_mate(m);
             seen.dropped += usize::from(!kept);
+            let king_step = m.from() == pos.king_square(winner.flip()) && !m.is_castling();
+            seen.king_steps += usize::from(king_step);
+            seen.king_dropped += usize::from(king_step && !kept);
             if let Some((_, ws)) = mates.iter().find(|(n, _)| *n == m) {
                 seen.mates += 1;
-                seen.king += usize::from(m.from() == pos.king_square(winner.flip()));
+                seen.king += usize::from(king_step);
+                seen.king_takes += usize::from(king_step && m.is_capture());
                 seen.double_push += usize::from(m.kind() == MoveKind::DoublePush);
                 seen.in_check += usize::from(pos.in_check());
                 seen.castling += usize::from(ws.iter().any(|w| w.is_castling()));
@@ -437,10 +623,10 @@ mod tests {
         Ok(())
     }
 
-    /// The filter never drops a move after which the winner mates at once, against every move
-    /// of both sides played: on random positions (pawns about to promote, en passant, castling
-    /// rights, checks, pins, either side the winner) and on the self-play finals and the
-    /// positions one and two random moves after them.
+    /// The filter never drops a move after which the winner mates at once, the king's steps
+    /// included, against every move of both sides played: on random positions (pawns about to
+    /// promote, en passant, castling rights, checks, pins, either side the winner) and on the
+    /// self-play finals and the positions one and two random moves after them.
     #[test]
     fn never_drops_a_move_after_which_a_mate_follows() {
         crate::chess::attacks::init();
@@ -462,9 +648,14 @@ mod tests {
             }
         }
         // Made by hand, where the over-counting cannot stand in for the rule: only castling
-        // mates after 1... a6 (the king's step to g1 covers g2); only en passant mates after
-        // the double push that blocks the bishop's check (exd3 opens its line again).
-        for fen in ["8/p7/8/8/4ppp1/2N1pkp1/8/4K2R b K - 0 1", "7k/8/1b6/8/4p3/5PP1/3P1KP1/4NB2 w - - 0 1"] {
+        // mates after 1... a6 (the king's step to g1 covers g2), and after the king's step
+        // 1... Kf3; only en passant mates after the double push that blocks the bishop's check
+        // (exd3 opens its line again).
+        for fen in [
+            "8/p7/8/8/4ppp1/2N1pkp1/8/4K2R b K - 0 1",
+            "8/8/8/8/4ppp1/2N1p1p1/6k1/4K2R b K - 0 1",
+            "7k/8/1b6/8/4p3/5PP1/3P1KP1/4NB2 w - - 0 1",
+        ] {
             let pos = Position::from_fen(fen).expect("test FEN");
             assert!(!mates_after(&pos).is_empty(), "{fen}");
             positions.push(pos);
@@ -473,10 +664,11 @@ mod tests {
         let failures: Vec<String> = positions.iter().filter_map(|p| compare(p, &mut seen).err()).take(10).collect();
         assert!(failures.is_empty(), "{failures:#?}");
         println!("{} positions: {seen:?}", positions.len());
-        assert!(seen.dropped * 2 > seen.moves, "{seen:?}");
+        assert!(seen.dropped * 2 > seen.moves && seen.king_dropped * 2 > seen.king_steps, "{seen:?}");
         assert!(
             seen.mates > 10_000
                 && seen.king > 1_000
+                && seen.king_takes > 500
                 && seen.double_push > 20
                 && seen.in_check > 500
                 && seen.castling > 20
