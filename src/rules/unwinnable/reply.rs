@@ -189,7 +189,7 @@ fn king_step_may_allow_mate(pos: &Position, winner: Color, k: Square, t: Square,
         }
     }
     let direct = attacks::check_squares_by_kind(loser, t, occ);
-    let discoverers = discoverers(pos, ours, t, occ);
+    let discoverers = discoverers(pos, ours, t, occ, &direct);
     // A move that checks t and leaves every square next to it attacked (a loser's piece taken
     // on d leaves its square free).
     let mates = |kind: PieceType, a: Square, d: Square| {
@@ -277,7 +277,7 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
     }
     let blocked = ours - taken;
     let direct = attacks::check_squares_by_kind(loser, king, occ);
-    let discoverers = discoverers(pos, ours, king, occ);
+    let discoverers = discoverers(pos, ours, king, occ, &direct);
     let mut last = Bitboard::EMPTY;
     // Keeps the free squares left unattacked after a move when only one is; false when none.
     let mut left = |open: Bitboard| -> bool {
@@ -286,19 +286,26 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
         }
         open.nonempty()
     };
-    // The occupancy the winner's moves are made on (the king lifted off for its steps).
+    // The occupancy the winner's moves are made on (the king lifted off for its steps), and
+    // what the winner's pieces attack on it (for after_move's shortcut).
     let occ_k = occ.without(king);
+    let pawns = pos.pieces_of(winner, PieceType::Pawn);
+    let mut seen = pawns.pawn_attacks(winner);
+    for a in ours - pawns {
+        if let Some(piece) = pos.piece_at(a) {
+            seen |= attacks::piece_attacks(piece.kind, a, occ_k);
+        }
+    }
     // Castling (both pieces moved; counted as a check).
     for side in CastleSide::BOTH {
         let Some(rook) = pos.castling_rook(winner, side) else { continue };
         let (king_to, rook_to) = (side.king_to(winner), side.rook_to(winner));
         let after = occ_k.without(pos.king_square(winner)).without(rook).with(king_to).with(rook_to);
         let reach = attacks::rook_attacks(rook_to, after) | attacks::king_attacks(king_to);
-        if !left(unattacked(pos, winner, free - reach, after)) {
+        if !left(unattacked(pos, winner, free - reach, after, Bitboard::EMPTY)) {
             return None;
         }
     }
-    let pawns = pos.pieces_of(winner, PieceType::Pawn);
     for a in ours - pawns {
         let Some(piece) = pos.piece_at(a) else { continue };
         let targets = attacks::piece_attacks(piece.kind, a, occ) - blocked;
@@ -307,7 +314,7 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
             checks |= targets - attacks::line(king, a);
         }
         for d in checks {
-            if !left(after_move(pos, winner, free, occ_k, piece.kind, a, d)) {
+            if !left(after_move(pos, winner, free, occ_k, seen, piece.kind, a, d)) {
                 return None;
             }
         }
@@ -329,7 +336,7 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
                     _ => attacks::piece_attacks(kind, d, occ.without(a)).contains(king),
                 };
                 let check = direct || (discoverers.contains(a) && !aligned(king, a, d));
-                if check && !left(after_move(pos, winner, free, occ_k, kind, a, d)) {
+                if check && !left(after_move(pos, winner, free, occ_k, seen, kind, a, d)) {
                     return None;
                 }
             }
@@ -339,31 +346,37 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
 }
 
 /// The winner's pieces (`ours`) that alone stand between `king` and one of them that slides,
-/// on `occ`.
-fn discoverers(pos: &Position, ours: Bitboard, king: Square, occ: Bitboard) -> Bitboard {
+/// on `occ` (`direct`: the king's [`attacks::check_squares_by_kind`] on it).
+fn discoverers(pos: &Position, ours: Bitboard, king: Square, occ: Bitboard, direct: &[Bitboard; 6]) -> Bitboard {
     let queens = pos.pieces(PieceType::Queen);
-    let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & (pos.pieces(PieceType::Rook) | queens))
-        | (attacks::bishop_attacks(king, Bitboard::EMPTY) & (pos.pieces(PieceType::Bishop) | queens)))
-        & ours;
     let mut found = Bitboard::EMPTY;
-    for x in snipers {
-        let b = attacks::between(king, x) & occ;
-        if b.nonempty() && !b.more_than_one() {
-            found |= b;
+    for kind in [PieceType::Rook, PieceType::Bishop] {
+        // Ours first on a line from the king, and our sliders right behind them (x-rays: two
+        // lookups where there is something to find, instead of a walk over every slider).
+        let lines = direct[kind.index()];
+        let first = lines & ours;
+        let sliders = (pos.pieces(kind) | queens) & ours;
+        if first.is_empty() || sliders.is_empty() {
+            continue;
+        }
+        for x in (attacks::piece_attacks(kind, king, occ - first) - lines) & sliders {
+            found |= attacks::between(king, x) & first;
         }
     }
-    found & ours
+    found
 }
 
 /// Up to two of the `free` squares that nothing attacks once the winner's piece moved from `a`
 /// to `d` (as a `kind`), on the occupancy `occ` with the loser's king lifted off. Attacks are
-/// over-counted: the mover also on `a`.
+/// over-counted: the mover also on `a`. `seen`: what the winner's pieces attack on `occ`.
+#[allow(clippy::too_many_arguments)]
 #[inline]
 fn after_move(
     pos: &Position,
     winner: Color,
     free: Bitboard,
     occ: Bitboard,
+    seen: Bitboard,
     kind: PieceType,
     a: Square,
     d: Square,
@@ -373,19 +386,31 @@ fn after_move(
         PieceType::Pawn => attacks::pawn_attacks(winner, d),
         _ => attacks::piece_attacks(kind, d, occ),
     };
-    unattacked(pos, winner, free - reach, occ)
+    let squares = free - reach;
+    // A square that no piece attacks before the move and that is on no line through a is
+    // attacked after it only from d (d itself only blocks): open without asking.
+    let mut open = Bitboard::EMPTY;
+    for s in squares - seen {
+        if attacks::line(a, s).is_empty() {
+            open = open.with(s);
+        }
+    }
+    if open.more_than_one() {
+        return open;
+    }
+    unattacked(pos, winner, squares - open, occ, open)
 }
 
-/// Up to two of `squares` that no winner's piece attacks (as `pos` has them) on `occ`.
+/// Up to two of `squares` that no winner's piece attacks (as `pos` has them) on `occ`, with
+/// `open` (already known to be).
 #[inline]
-fn unattacked(pos: &Position, winner: Color, squares: Bitboard, occ: Bitboard) -> Bitboard {
-    let mut open = Bitboard::EMPTY;
+fn unattacked(pos: &Position, winner: Color, squares: Bitboard, occ: Bitboard, mut open: Bitboard) -> Bitboard {
     for s in squares {
+        if open.more_than_one() {
+            break;
+        }
         if !pos.is_square_attacked_with(s, winner, occ) {
             open = open.with(s);
-            if open.more_than_one() {
-                break;
-            }
         }
     }
     open
