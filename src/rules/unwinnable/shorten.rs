@@ -622,9 +622,10 @@ mod exact_alone {
     fn exact_search_alone_on_the_finals() {
         attacks::init();
         let finals = include_str!("../../../tests/data/selfplay-finals.epd");
-        let mut table = Table::new(20);
+        let bits = std::env::var("EXACT_TABLE_BITS").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
+        let mut table = Table::new(bits);
         let budget: u64 = std::env::var("EXACT_BUDGET").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000_000);
-        let (mut nodes, mut found) = (0u64, 0usize);
+        let (mut nodes, mut found, mut shortest) = (0u64, 0usize, 0usize);
         let clock = std::time::Instant::now();
         for fen in finals.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let pos = Position::from_fen(fen).expect("fen");
@@ -636,10 +637,13 @@ mod exact_alone {
                 let f = shortest_within(&pos, side, 1, max, budget, &mut table);
                 nodes += f.nodes;
                 found += usize::from(f.line.is_some());
+                // A find after every shorter length was searched to the end.
+                shortest += usize::from(f.line.is_some_and(|l| f.none_within + 1 >= l.len()));
             }
         }
         println!(
-            "exact search, budget {budget} a side: {found} found, {nodes} nodes, {:.2} s",
+            "exact search, budget {budget} a side, table 2^{bits}: {found} found ({shortest} shown shortest), \
+             {nodes} nodes, {:.2} s",
             clock.elapsed().as_secs_f64()
         );
     }
