@@ -44,16 +44,6 @@ pub const TABLE_BITS: u32 = 13;
 /// entries (4 MB), for searches of up to millions of nodes.
 pub const READER_TABLE_BITS: u32 = 18;
 
-/// The budget from which the exact search asks [`may_mate_within`] at every node and not only
-/// before each length. The bound costs about as much as a node; in the batch's searches of a
-/// few hundred nodes that made them 10 % slower for 1 % more shortest examples, while in a
-/// reader's of up to millions it cuts the nodes to a third (see docs/unwinnable.md).
-const BOUNDED_BUDGET: u64 = 10_000;
-
-/// The shortest length an unbounded search asks [`may_mate_within`] about before searching it:
-/// one or two half-moves take a few dozen nodes to search, about what the bound costs.
-const ROOT_BOUND_FROM: usize = 3;
-
 /// The longest line (in half-moves) the exact search tries.
 const MAX_PLIES: usize = 15;
 
@@ -163,8 +153,7 @@ fn shortest_within(
     if (first % 2 == 1) != odd {
         first += 1;
     }
-    let bounded = budget >= BOUNDED_BUDGET;
-    let mut s = Exact { winner, table, nodes: 0, limit: 0, line: Vec::new(), bounded };
+    let mut s = Exact { winner, table, nodes: 0, limit: 0, line: Vec::new() };
     let lengths: Vec<usize> = (first..=max_plies).step_by(2).collect();
     let mut exact = true;
     let mut none_within = min_plies.saturating_sub(1);
@@ -175,13 +164,6 @@ fn shortest_within(
         let longer = (lengths.len() - 1 - i) as u64;
         let share = if exact { left - (LONGER_LINE_NODES * longer).min(left / 2) } else { LONGER_LINE_NODES.min(left) };
         s.limit = s.nodes + share;
-        if !bounded && plies >= ROOT_BOUND_FROM && !may_mate_within(pos, winner, plies) {
-            // Nothing of this length: no nodes spent (a bounded search asks at every node).
-            if exact {
-                none_within = plies + 1;
-            }
-            continue;
-        }
         match s.dfs(pos, plies) {
             Some(true) if is_helpmate(pos, winner, &s.line) => {
                 return Shortest { line: Some(s.line), nodes: s.nodes, none_within }
@@ -212,8 +194,6 @@ struct Exact<'t> {
     /// The node count at which this length's search stops.
     limit: u64,
     line: Vec<Move>,
-    /// Ask [`may_mate_within`] at every node, not only before each length.
-    bounded: bool,
 }
 
 impl Exact<'_> {
@@ -233,7 +213,11 @@ impl Exact<'_> {
         if self.nodes > self.limit {
             return None;
         }
-        if self.bounded && plies > 1 && !may_mate_within(pos, self.winner, plies) {
+        // The bound at every node two half-moves or more from the end: it costs about what a
+        // node did before the loser's replies were filtered (`reply.rs`), less than one does
+        // now, so it pays in the batch's searches of a few hundred nodes too (until then they
+        // asked it only before each length; docs/unwinnable.md).
+        if plies > 1 && !may_mate_within(pos, self.winner, plies) {
             if clock_free {
                 self.table.put(pos.key(), plies as i32);
             }
