@@ -27,9 +27,11 @@ use crate::chess::{Bitboard, Color, Move, MoveKind, PieceType, Position, Square}
 pub const SHORTEN_NODES: u64 = 100_000;
 
 /// The node budget (per side) with which the batch of `arbiter unwinnable` shortens the
-/// decision's line where no helpmate of at most [`SHORT_PLIES`] half-moves was found first: on
-/// the self-play finals the median example is then 12 half-moves (see docs/unwinnable.md).
-pub const EXAMPLE_NODES: u64 = 200;
+/// decision's line where no helpmate of at most [`SHORT_PLIES`] half-moves was found first:
+/// none, only its cycles and the moves past a mate on the way are cut. The nodes show more
+/// shortest examples spent on the short lengths first (`SHORT_FIRST_NODES`); the median
+/// example of the self-play finals is 10 half-moves (see docs/unwinnable.md).
+pub const EXAMPLE_NODES: u64 = 0;
 
 /// The nodes the iterative deepening keeps for each longer length while it searches a length
 /// to the end, and gives each longer length once one has run out of nodes ([`shortest_within`]).
@@ -77,7 +79,7 @@ pub fn example(
     if let Some(shortcut) = mate_on_the_way(pos, winner, &best) {
         best = shortcut;
     }
-    if best.len() <= from_plies.max(2) {
+    if best.len() <= from_plies.max(2) || budget == 0 {
         return (best, 0);
     }
     let found = shortest_within(pos, winner, from_plies, (best.len() - 2).min(MAX_PLIES), budget, table);
