@@ -624,7 +624,7 @@ mod exact_alone {
                 nodes += f.nodes;
                 found += usize::from(f.line.is_some());
                 // A find after every shorter length was searched to the end.
-                shortest += usize::from(f.line.is_some_and(|l| f.none_within + 1 >= l.len()));
+                shortest += usize::from(f.line.is_some_and(|l| f.none_within + 2 >= l.len()));
             }
         }
         println!(
