@@ -63,9 +63,11 @@ pub struct Replies<'p> {
     winner: Color,
     /// Every move of a piece other than the king must be played.
     all: bool,
-    /// The loser's king: its steps are looked at one by one ([`king_step_may_allow_mate`]).
+    /// The loser's king.
     king: Square,
-    steps: Steps,
+    /// The squares its legal steps (castling aside) may be followed by a mate from
+    /// ([`king_step_may_allow_mate`]).
+    king_to: Bitboard,
     /// Moves onto these squares are played: free squares next to the king that are the only
     /// one left after some check.
     to: Bitboard,
@@ -80,11 +82,39 @@ impl<'p> Replies<'p> {
         let loser = winner.flip();
         let king = pos.king_square(loser);
         let pawns = pos.pieces_of(winner, PieceType::Pawn);
+        // The king's legal steps are those onto squares the winner does not attack with the
+        // king lifted off (what `Steps` works out): the others need no look.
         let steps = Steps::new(pos, winner, king);
-        match last_free_squares(pos, winner, king) {
-            Some(to) => Replies { pos, winner, all: false, king, steps, to, pawns, loser },
-            None => Replies { pos, winner, all: true, king, steps, to: Bitboard::FULL, pawns, loser },
+        let mut king_to = Bitboard::EMPTY;
+        for t in attacks::king_attacks(king) - pos.color(loser) - steps.attacked {
+            if king_step_may_allow_mate(pos, winner, king, t, &steps) {
+                king_to = king_to.with(t);
+            }
         }
+        match last_free_squares(pos, winner, king) {
+            Some(to) => Replies { pos, winner, all: false, king, king_to, to, pawns, loser },
+            None => Replies { pos, winner, all: true, king, king_to, to: Bitboard::FULL, pawns, loser },
+        }
+    }
+
+    /// Surely no legal move of the loser's is followed by a mate: the node needs no move list.
+    /// Conservative: any move onto a last free square, en passant, castling or a double push
+    /// next to a winner's pawn that may exist makes it false.
+    pub fn allow_none(&self) -> bool {
+        let pos = self.pos;
+        if self.all || self.to.nonempty() || self.king_to.nonempty() {
+            return false;
+        }
+        if pos.ep_square().is_some() || pos.castling_rights().has_any(self.loser) {
+            return false;
+        }
+        let occ = pos.occupied();
+        let second = Bitboard::relative_rank(self.loser, Rank::R2);
+        let one = (pos.pieces_of(self.loser, PieceType::Pawn) & second).forward(self.loser) - occ;
+        // The squares a double push passes over (its square two ahead empty too), where a
+        // winner's pawn could take en passant.
+        let over = (one.forward(self.loser) - occ).forward(self.winner);
+        (over & self.pawns.pawn_attacks(self.winner)).is_empty()
     }
 
     /// May the winner mate at once after the loser's legal move `m`? False only where surely
@@ -93,9 +123,7 @@ impl<'p> Replies<'p> {
     pub fn may_allow_mate(&self, m: Move) -> bool {
         match m.kind() {
             MoveKind::EnPassant | MoveKind::CastleKing | MoveKind::CastleQueen => true,
-            _ if m.from() == self.king => {
-                king_step_may_allow_mate(self.pos, self.winner, m.from(), m.to(), &self.steps)
-            }
+            _ if m.from() == self.king => self.king_to.contains(m.to()),
             MoveKind::DoublePush => {
                 let over = Square::new(((m.from().index() + m.to().index()) / 2) as u8);
                 self.all
@@ -593,12 +621,14 @@ mod tests {
         Position::from_fen(&format!("{fen} {side} {castling} {ep} 0 1")).ok()
     }
 
-    /// What the comparison saw: moves, moves not played, the king's steps and those not played,
-    /// moves after which the winner mates, and of those: by the king, by the king taking a
-    /// piece, by a double push, with the loser in check, mated by castling, by a promotion, by
-    /// en passant.
+    /// What the comparison saw: positions where every move was dropped at once, moves, moves
+    /// not played, the king's steps and those not played, moves after which the winner mates,
+    /// and of those: by the king, by the king taking a piece, by a double push, with the loser
+    /// in check, mated by castling, by a promotion, by en passant.
     #[derive(Default, Debug)]
     struct Seen {
+        /// Positions where no move is followed by a mate by the filter's word.
+        none: usize,
         moves: usize,
         dropped: usize,
         king_steps: usize,
@@ -619,6 +649,16 @@ mod tests {
         let winner = pos.side_to_move().flip();
         let replies = Replies::new(pos, winner);
         let mates = mates_after(pos);
+        if replies.allow_none() {
+            // Then no move is played: every one must be dropped by the filter too.
+            if let Some(m) = legal_moves(pos).iter().find(|&&m| replies.may_allow_mate(m)) {
+                return Err(format!("{}: none allowed, but {} is played", pos.to_fen(), m.to_uci()));
+            }
+            seen.none += 1;
+            if let Some((m, ws)) = mates.first() {
+                return Err(format!("{}: none allowed, but {} {} mates", pos.to_fen(), m.to_uci(), ws[0].to_uci()));
+            }
+        }
         for &m in legal_moves(pos).iter() {
             seen.moves += 1;
             let kept = replies.may_allow_mate(m);
@@ -689,7 +729,10 @@ mod tests {
         let failures: Vec<String> = positions.iter().filter_map(|p| compare(p, &mut seen).err()).take(10).collect();
         assert!(failures.is_empty(), "{failures:#?}");
         println!("{} positions: {seen:?}", positions.len());
-        assert!(seen.dropped * 2 > seen.moves && seen.king_dropped * 2 > seen.king_steps, "{seen:?}");
+        assert!(
+            seen.dropped * 2 > seen.moves && seen.king_dropped * 2 > seen.king_steps && seen.none * 4 > positions.len(),
+            "{seen:?}"
+        );
         assert!(
             seen.mates > 10_000
                 && seen.king > 1_000

@@ -231,6 +231,16 @@ impl Exact<'_> {
             self.line.extend(found);
             return Some(found.is_some());
         }
+        // Two half-moves from the end, the loser's moves after which no mate can follow are not
+        // played (the line found is the same: the others keep their order); where that is all
+        // of them, no move list is made.
+        let replies = (plies == 2 && pos.side_to_move() != self.winner).then(|| Replies::new(pos, self.winner));
+        if replies.as_ref().is_some_and(Replies::allow_none) {
+            if clock_free {
+                self.table.put(pos.key(), plies as i32);
+            }
+            return Some(false);
+        }
         // Each move's index with its order key in the high bits, made once: sorting plain
         // integers costs a fraction of sorting moves by a key worked out at every comparison
         // (and equal keys keep the generator's order).
@@ -246,9 +256,6 @@ impl Exact<'_> {
             }
             n = moves.len();
         } else {
-            // Two half-moves from the end, the loser's moves after which no mate can follow
-            // are not played (the line found is the same: the others keep their order).
-            let replies = (plies == 2).then(|| Replies::new(pos, self.winner));
             // The loser's king walking into the net (towards the winner's pieces), then
             // pieces blocking its own king's flight squares.
             let net = pos.color(self.winner) & !pos.pieces(PieceType::King);
