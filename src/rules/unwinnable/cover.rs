@@ -182,7 +182,10 @@ struct Man {
 /// The winner's pieces and what they attack.
 struct Winners {
     color: Color,
-    men: [Option<Man>; 16],
+    /// The first `count` of them, the king last (a list without gaps: the bound runs at every
+    /// node of the exact search, and most endings leave a side two or three men).
+    men: [Man; 16],
+    count: usize,
     king: Square,
     /// Attacked by at least one of them, with and without the king.
     attacked: [Bitboard; 2],
@@ -200,11 +203,21 @@ const WITHOUT_KING: usize = 1;
 
 impl Winners {
     fn new(pos: &Position, color: Color, moves: usize) -> Winners {
-        let mut men = [None; 16];
-        let (mut attacked, mut twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        let mut caps = [0u8; 16];
         let king = pos.king_square(color);
-        for (i, square) in pos.color(color).without(king).into_iter().take(15).enumerate() {
+        let king_attacks = king_attacks(king);
+        let mut men = [Man { square: king, kind: PieceType::King, attacks: king_attacks }; 16];
+        let (mut attacked, mut twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        // The largest caps of as many pieces as the winner has moves, largest first.
+        let mut top = [0u8; MAX_WINNER_MOVES];
+        let moves = moves.min(MAX_WINNER_MOVES);
+        let mut keep = |cap: u8| {
+            if let Some(i) = top[..moves].iter().position(|&c| cap > c) {
+                top.copy_within(i..moves - 1, i + 1);
+                top[i] = cap;
+            }
+        };
+        let mut count = 0;
+        for square in pos.color(color).without(king).into_iter().take(15) {
             let kind = pos.piece_at(square).map_or(PieceType::Pawn, |p| p.kind);
             let attacks = match kind {
                 PieceType::Pawn => pawn_attacks(color, square),
@@ -212,18 +225,19 @@ impl Winners {
             };
             twice |= attacked & attacks;
             attacked |= attacks;
-            men[i] = Some(Man { square, kind, attacks });
+            men[count] = Man { square, kind, attacks };
+            count += 1;
             // A pawn may promote.
-            caps[i] = TABLES.most[if kind == PieceType::Pawn { PieceType::Queen } else { kind }.index()];
+            keep(TABLES.most[if kind == PieceType::Pawn { PieceType::Queen } else { kind }.index()]);
         }
-        let king_attacks = king_attacks(king);
-        men[15] = Some(Man { square: king, kind: PieceType::King, attacks: king_attacks });
-        caps[15] = TABLES.most[PieceType::King.index()];
-        caps.sort_unstable_by(|a, b| b.cmp(a));
-        let most_caps = caps.iter().take(moves).map(|&c| usize::from(c)).sum();
+        // The king, last (already in place).
+        keep(TABLES.most[PieceType::King.index()]);
+        count += 1;
+        let most_caps = top[..moves].iter().map(|&c| usize::from(c)).sum();
         Winners {
             color,
             men,
+            count,
             king,
             attacked: [attacked | king_attacks, attacked],
             twice: [twice | (attacked & king_attacks), twice],
@@ -242,7 +256,7 @@ impl Winners {
         let mut best = [0u8; MAX_WINNER_MOVES + 1];
         let mut moves = moves;
         let mut forced = None;
-        for man in self.men.iter().flatten() {
+        for man in &self.men[..self.count] {
             let Some((cost, cap)) = self.help(man, k, moves) else { continue };
             if king_moves && man.square == self.king {
                 // Not among the men counted before it: the king is last.
