@@ -21,7 +21,10 @@
 //!   a promoted pawn's line may pass through a, and that one is looked at without a. Castling
 //!   is counted as a check without asking;
 //! - after w every square of F but t is attacked (else the king steps there), and what is
-//!   attacked after w in C is attacked after it in B, the mover counted on a too.
+//!   attacked after w in C is attacked after it in B: the occupancy of B after w (the king
+//!   lifted off) is within that of C after w, and the attackers are the winner's pieces of P
+//!   but the mover, which attacks from d only (in C it has left a; the pieces of C are those
+//!   of P or fewer). Castling: the king and rook from their new squares only.
 //!
 //! So where every move of B that checks leaves at least two squares of F unattacked, no such m
 //! allows a mate; where some leaves only one, m does not when t is another. Only the other
@@ -330,7 +333,8 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
         let (king_to, rook_to) = (side.king_to(winner), side.rook_to(winner));
         let after = occ_k.without(pos.king_square(winner)).without(rook).with(king_to).with(rook_to);
         let reach = attacks::rook_attacks(rook_to, after) | attacks::king_attacks(king_to);
-        if !left(unattacked(pos, winner, free - reach, after, Bitboard::EMPTY)) {
+        let present = ours.without(pos.king_square(winner)).without(rook);
+        if !left(unattacked(pos, winner, present, free - reach, after, Bitboard::EMPTY)) {
             return None;
         }
     }
@@ -395,8 +399,8 @@ fn discoverers(pos: &Position, ours: Bitboard, king: Square, occ: Bitboard, dire
 }
 
 /// Up to two of the `free` squares that nothing attacks once the winner's piece moved from `a`
-/// to `d` (as a `kind`), on the occupancy `occ` with the loser's king lifted off. Attacks are
-/// over-counted: the mover also on `a`. `seen`: what the winner's pieces attack on `occ`.
+/// to `d` (as a `kind`), on the occupancy `occ` with the loser's king lifted off, the mover
+/// counted from `d` only. `seen`: what the winner's pieces attack on `occ`.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn after_move(
@@ -426,18 +430,25 @@ fn after_move(
     if open.more_than_one() {
         return open;
     }
-    unattacked(pos, winner, squares - open, occ, open)
+    unattacked(pos, winner, pos.color(winner).without(a), squares - open, occ, open)
 }
 
-/// Up to two of `squares` that no winner's piece attacks (as `pos` has them) on `occ`, with
-/// `open` (already known to be).
+/// Up to two of `squares` that none of the winner's pieces in `present` (as `pos` has them)
+/// attacks on `occ`, with `open` (already known to be).
 #[inline]
-fn unattacked(pos: &Position, winner: Color, squares: Bitboard, occ: Bitboard, mut open: Bitboard) -> Bitboard {
+fn unattacked(
+    pos: &Position,
+    winner: Color,
+    present: Bitboard,
+    squares: Bitboard,
+    occ: Bitboard,
+    mut open: Bitboard,
+) -> Bitboard {
     for s in squares {
         if open.more_than_one() {
             break;
         }
-        if !pos.is_square_attacked_with(s, winner, occ) {
+        if !attacked_by(pos, winner, present, s, occ) {
             open = open.with(s);
         }
     }
@@ -715,11 +726,13 @@ mod tests {
         // Made by hand, where the over-counting cannot stand in for the rule: only castling
         // mates after 1... a6 (the king's step to g1 covers g2), and after the king's step
         // 1... Kf3; only en passant mates after the double push that blocks the bishop's check
-        // (exd3 opens its line again).
+        // (exd3 opens its line again); only castling mates after 1... a6 with f4 free (the rook
+        // on its new square covers it through the king).
         for fen in [
             "8/p7/8/8/4ppp1/2N1pkp1/8/4K2R b K - 0 1",
             "8/8/8/8/4ppp1/2N1p1p1/6k1/4K2R b K - 0 1",
             "7k/8/1b6/8/4p3/5PP1/3P1KP1/4NB2 w - - 0 1",
+            "8/p7/8/8/4p1p1/2N1pkp1/8/4K2R b K - 0 1",
         ] {
             let pos = Position::from_fen(fen).expect("test FEN");
             assert!(!mates_after(&pos).is_empty(), "{fen}");
