@@ -459,6 +459,7 @@ fn unattacked(
 mod tests {
     use super::*;
     use crate::chess::movegen::{has_legal_move, legal_moves};
+    use crate::rules::unwinnable::cover::may_mate_within;
 
     /// Every legal move of the loser after which the winner mates at once, with every mate,
     /// the way the brute force finds them: every move of both sides played.
@@ -652,6 +653,8 @@ mod tests {
         castling: usize,
         promotion: usize,
         en_passant: usize,
+        /// Positions the bound of `cover.rs` rules out.
+        bound: usize,
     }
 
     /// Compares [`Replies`] with the brute force on `pos` (the winner the side not to move):
@@ -660,6 +663,18 @@ mod tests {
         let winner = pos.side_to_move().flip();
         let replies = Replies::new(pos, winner);
         let mates = mates_after(pos);
+        // The exact search's bound two half-moves from the end (`cover.rs`) as well.
+        if !may_mate_within(pos, winner, 2) {
+            seen.bound += 1;
+            if let Some((m, ws)) = mates.first() {
+                return Err(format!(
+                    "{}: the bound says none, but {} {} mates",
+                    pos.to_fen(),
+                    m.to_uci(),
+                    ws[0].to_uci()
+                ));
+            }
+        }
         if replies.allow_none() {
             // Then no move is played: every one must be dropped by the filter too.
             if let Some(m) = legal_moves(pos).iter().find(|&&m| replies.may_allow_mate(m)) {
