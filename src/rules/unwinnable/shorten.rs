@@ -249,19 +249,20 @@ impl Exact<'_> {
         let mut n = 0;
         let loser_king = pos.king_square(self.winner.flip());
         if pos.side_to_move() == self.winner {
-            // The winner's pieces closing in on the loser's king first.
+            // The winner's pieces landing nearest the loser's king first.
             for (i, &m) in moves.iter().enumerate() {
-                let closer = 8 + m.to().distance(loser_king) - m.from().distance(loser_king);
-                ordered[i] = (closer as u32) << 16 | i as u32;
+                ordered[i] = (m.to().distance(loser_king) as u32) << 16 | i as u32;
             }
             n = moves.len();
         } else {
-            // The loser's king walking into the net (towards the winner's pieces), then
-            // pieces blocking its own king's flight squares.
+            // The loser's king walking into the net (towards the winner's pieces and the
+            // edge), then pieces blocking its own king's flight squares.
             let net = pos.color(self.winner) & !pos.pieces(PieceType::King);
             let mut pull = [0; 64];
             for sq in attacks::king_attacks(loser_king) {
-                pull[sq.index()] = net.into_iter().map(|n| sq.distance(n)).sum::<i32>();
+                let (file, rank) = (sq.file().index() as i32, sq.rank().index() as i32);
+                let edge = file.min(7 - file).min(rank).min(7 - rank);
+                pull[sq.index()] = net.into_iter().map(|n| sq.distance(n)).sum::<i32>() + 2 * edge;
             }
             for (i, &m) in moves.iter().enumerate() {
                 if replies.as_ref().is_some_and(|r| !r.may_allow_mate(m)) {
