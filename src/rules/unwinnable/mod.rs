@@ -445,11 +445,11 @@ pub fn decide_with_example(pos: &Position, side: Color, budget: Budget, nodes: u
 
 /// The nodes of the batch's example that go to lengths of at most
 /// [`shorten::SHORT_PLIES`] half-moves before the decision is asked: all of its search, as the
-/// decision's line gets none ([`EXAMPLE_NODES`]). With the king's steps filtered too, the
-/// bound at every node and cheaper nodes, 175 here and none there show a shortest example on
-/// 2,098 of the finals' 3,403 sides with one, in the time 60 and 200 took for 1,630 (200 here:
-/// 2,158, some 5 % slower; see docs/unwinnable.md).
-const SHORT_FIRST_NODES: u64 = 175;
+/// decision's line gets none ([`EXAMPLE_NODES`]). With the other pieces' replies filtered
+/// more tightly and the move order of 2026-12-04, 250 show a shortest example on 2,438 of the
+/// finals' 3,403 sides with one at a median about a tenth above the 175 before them (2,098;
+/// 300: 2,492, some 20 % above; see docs/unwinnable.md).
+const SHORT_FIRST_NODES: u64 = 250;
 
 /// `d` with its helpmate made an example ([`shorten::example`]) within `nodes` (added to the
 /// decision's), from `from_plies` half-moves (the shorter lengths known to hold no helpmate).
