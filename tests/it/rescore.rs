@@ -2,17 +2,9 @@
 //! again, written as data lines `arbiter train` reads, the same bytes for any thread count, each
 //! with its own game's result; bad command lines exit 2 with the reason.
 
+use crate::common::{arbiter_in as arbiter, stderr_text as stderr};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn arbiter(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).current_dir(dir).output().expect("run arbiter")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// A fresh directory with the data lines and the records of a short self-play run.
 fn setup(name: &str) -> PathBuf {
@@ -65,40 +57,27 @@ fn rescored_positions_keep_their_games_results_for_any_thread_count() {
     assert!(one.status.success(), "{err}");
     assert!(one.stdout.is_empty());
     assert!(err.contains("positions read: ") && err.contains(" written to one.txt"), "{err}");
-    let two = arbiter(
-        &[
-            "rescore",
-            "--data",
-            "data.games",
-            "--soft-nodes",
-            "300",
-            "--nodes",
-            "600",
-            "--threads",
-            "2",
-            "--out",
-            "two.txt",
-        ],
-        &dir,
-    );
-    assert!(two.status.success(), "{}", stderr(&two));
-    let three = arbiter(
-        &[
-            "rescore",
-            "--data",
-            "data.games",
-            "--soft-nodes",
-            "300",
-            "--nodes",
-            "600",
-            "--threads",
-            "3",
-            "--out",
-            "three.txt",
-        ],
-        &dir,
-    );
-    assert!(three.status.success(), "{}", stderr(&three));
+    let soft = |threads: &str, out: &str| {
+        let o = arbiter(
+            &[
+                "rescore",
+                "--data",
+                "data.games",
+                "--soft-nodes",
+                "300",
+                "--nodes",
+                "600",
+                "--threads",
+                threads,
+                "--out",
+                out,
+            ],
+            &dir,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    soft("2", "two.txt");
+    soft("3", "three.txt");
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
     assert_eq!(read("two.txt"), read("three.txt"), "the thread count changed the output");
 

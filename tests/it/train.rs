@@ -3,17 +3,9 @@
 //! count; a checkpoint resumes; the run's game records (`--records`) train the same network as
 //! its data lines; bad command lines exit 2 with the reason on stderr.
 
+use crate::common::{arbiter_in as arbiter, stderr_text as stderr};
 use arbiter::engine::nnue::{Network, FILE_BYTES};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn arbiter(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).current_dir(dir).output().expect("run arbiter")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// A fresh directory with a data file from a short node-limited self-play run, three damaged
 /// lines in it and a last line cut short, as in a file still being written.

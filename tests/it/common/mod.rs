@@ -121,6 +121,16 @@ pub fn arbiter_cli(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Runs `arbiter ARGS` in `dir` (relative paths there), with empty stdin.
+pub fn arbiter_in(args: &[&str], dir: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).current_dir(dir).output().expect("run arbiter")
+}
+
+/// A run's stderr as text.
+pub fn stderr_text(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 /// Runs `arbiter explain ARGS`: (exit status, stdout, stderr).
 pub fn explain_cli(args: &[&str]) -> (i32, String, String) {
     arbiter_cli(&[&["explain"], args].concat())
