@@ -2,37 +2,12 @@
 //! again, written as data lines `arbiter train` reads, the same bytes for any thread count, each
 //! with its own game's result; bad command lines exit 2 with the reason.
 
-use crate::common::{arbiter_in as arbiter, stderr_text as stderr};
+use crate::common::{arbiter_in as arbiter, selfplay_data_dir, stderr_text as stderr};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// A fresh directory with the data lines and the records of a short self-play run.
 fn setup(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-rescore-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/openings.epd");
-    let o = arbiter(
-        &[
-            "selfplay",
-            "--nodes",
-            "300",
-            "--games",
-            "4",
-            "--concurrency",
-            "2",
-            "--quiet",
-            "--openings",
-            openings.to_str().unwrap(),
-            "--datagen",
-            "data.txt",
-            "--records",
-            "data.games",
-        ],
-        &dir,
-    );
-    assert!(o.status.success(), "selfplay: {}", stderr(&o));
-    dir
+    selfplay_data_dir(&format!("rescore-{name}"), 4)
 }
 
 /// FEN -> result of each data line.

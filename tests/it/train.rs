@@ -3,37 +3,14 @@
 //! count; a checkpoint resumes; the run's game records (`--records`) train the same network as
 //! its data lines; bad command lines exit 2 with the reason on stderr.
 
-use crate::common::{arbiter_in as arbiter, stderr_text as stderr};
+use crate::common::{arbiter_in as arbiter, selfplay_data_dir, stderr_text as stderr};
 use arbiter::engine::nnue::{Network, FILE_BYTES};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A fresh directory with a data file from a short node-limited self-play run, three damaged
 /// lines in it and a last line cut short, as in a file still being written.
 fn setup(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-train-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/openings.epd");
-    let o = arbiter(
-        &[
-            "selfplay",
-            "--nodes",
-            "300",
-            "--games",
-            "6",
-            "--openings",
-            openings.to_str().unwrap(),
-            "--concurrency",
-            "1",
-            "--quiet",
-            "--datagen",
-            "data.txt",
-            "--records",
-            "data.games",
-        ],
-        &dir,
-    );
-    assert!(o.status.success(), "selfplay: {}", stderr(&o));
+    let dir = selfplay_data_dir(&format!("train-{name}"), 6);
     let text = std::fs::read_to_string(dir.join("data.txt")).unwrap();
     std::fs::write(dir.join("clean.txt"), &text).unwrap();
     let lines: Vec<&str> = text.lines().collect();

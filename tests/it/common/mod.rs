@@ -126,6 +126,25 @@ pub fn arbiter_in(args: &[&str], dir: &std::path::Path) -> std::process::Output 
     Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).current_dir(dir).output().expect("run arbiter")
 }
 
+/// A fresh temporary directory `arbiter-{what}-{pid}` with the training data lines (`data.txt`) and
+/// game records (`data.games`) of `games` node-limited self-play games from tests/data/openings.epd.
+pub fn selfplay_data_dir(what: &str, games: usize) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-{what}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/openings.epd");
+    let games = games.to_string();
+    let o = arbiter_in(
+        &["selfplay", "--nodes", "300", "--games", &games, "--concurrency", "1", "--quiet", "--openings"]
+            .into_iter()
+            .chain([openings.to_str().unwrap(), "--datagen", "data.txt", "--records", "data.games"])
+            .collect::<Vec<_>>(),
+        &dir,
+    );
+    assert!(o.status.success(), "selfplay: {}", stderr_text(&o));
+    dir
+}
+
 /// A run's stderr as text.
 pub fn stderr_text(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
