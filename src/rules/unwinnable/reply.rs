@@ -246,24 +246,52 @@ fn king_step_may_allow_mate(pos: &Position, winner: Color, k: Square, t: Square,
             return true;
         }
     }
+    // Pawns: pushes blocked by the king on t too, captures only onto the loser's pieces.
+    let pawns = pos.pieces_of(winner, PieceType::Pawn);
+    pawn_checks(winner, pawns, t, occ.with(t), occ, blockers, &direct, discoverers, mates)
+}
+
+/// The winner's pawn moves that check a king on `king`, counted generously (see the module's
+/// comment), each given to `f` (as the kind of piece that stands on d after it, the pawn's
+/// square a and d) until it returns true; true if it did. Pushes onto squares empty in
+/// `standing`, captures onto the squares of `captures` only, promotions as a queen or a knight
+/// (on `occ` without a: a promoted piece checks along a line through its own square too); a
+/// move checks from d or uncovers a line through a pawn of `discoverers` (d off that line).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn pawn_checks(
+    winner: Color,
+    pawns: Bitboard,
+    king: Square,
+    standing: Bitboard,
+    occ: Bitboard,
+    captures: Bitboard,
+    direct: &[Bitboard; 6],
+    discoverers: Bitboard,
+    mut f: impl FnMut(PieceType, Square, Square) -> bool,
+) -> bool {
     let promoting = Bitboard::relative_rank(winner, Rank::R8);
     let second = Bitboard::relative_rank(winner, Rank::R2);
-    let standing = occ.with(t);
-    for a in pos.pieces_of(winner, PieceType::Pawn) {
+    for a in pawns {
         let push = Bitboard::from_square(a).forward(winner) - standing;
         let double = if second.contains(a) { push.forward(winner) - standing } else { Bitboard::EMPTY };
-        let targets = push | double | (attacks::pawn_attacks(winner, a) & blockers);
-        for d in targets {
-            let kinds: &[PieceType] =
-                if promoting.contains(d) { &[PieceType::Queen, PieceType::Knight] } else { &[PieceType::Pawn] };
-            for &kind in kinds {
-                // A promoted piece checks along a line through the pawn's own square too.
-                let direct = match kind {
-                    PieceType::Pawn => direct[kind.index()].contains(d),
-                    _ => attacks::piece_attacks(kind, d, occ.without(a)).contains(t),
-                };
-                let check = direct || (discoverers.contains(a) && !aligned(t, a, d));
-                if check && mates(kind, a, d) {
+        let targets = push | double | (attacks::pawn_attacks(winner, a) & captures);
+        // As a pawn: onto a square from which it checks, or off the line it blocks.
+        let stays = targets - promoting;
+        let mut checks = stays & direct[PieceType::Pawn.index()];
+        if discoverers.contains(a) {
+            checks |= stays - attacks::line(king, a);
+        }
+        for d in checks {
+            if f(PieceType::Pawn, a, d) {
+                return true;
+            }
+        }
+        for d in targets & promoting {
+            for kind in [PieceType::Queen, PieceType::Knight] {
+                let check = attacks::piece_attacks(kind, d, occ.without(a)).contains(king)
+                    || (discoverers.contains(a) && !aligned(king, a, d));
+                if check && f(kind, a, d) {
                     return true;
                 }
             }
@@ -351,28 +379,11 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
             }
         }
     }
-    let promoting = Bitboard::relative_rank(winner, Rank::R8);
-    let second = Bitboard::relative_rank(winner, Rank::R2);
-    for a in pawns {
-        let push = Bitboard::from_square(a).forward(winner) - occ;
-        let double = if second.contains(a) { push.forward(winner) - occ } else { Bitboard::EMPTY };
-        // Captures onto every square the pawn attacks: the loser's move may put a piece there.
-        let targets = push | double | (attacks::pawn_attacks(winner, a) - blocked);
-        for d in targets {
-            let kinds: &[PieceType] =
-                if promoting.contains(d) { &[PieceType::Queen, PieceType::Knight] } else { &[PieceType::Pawn] };
-            for &kind in kinds {
-                // A promoted piece checks along a line through the pawn's own square too.
-                let direct = match kind {
-                    PieceType::Pawn => direct[kind.index()].contains(d),
-                    _ => attacks::piece_attacks(kind, d, occ.without(a)).contains(king),
-                };
-                let check = direct || (discoverers.contains(a) && !aligned(king, a, d));
-                if check && !left(after_move(pos, winner, free, occ_k, seen, kind, a, d)) {
-                    return None;
-                }
-            }
-        }
+    // Pawns: captures onto every square the pawn attacks (the loser's move may put a piece
+    // there) but the winner's pieces the loser cannot take.
+    let none_left = |kind, a, d| !left(after_move(pos, winner, free, occ_k, seen, kind, a, d));
+    if pawn_checks(winner, pawns, king, occ, occ, !blocked, &direct, discoverers, none_left) {
+        return None;
     }
     Some(last)
 }
