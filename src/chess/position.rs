@@ -531,6 +531,38 @@ impl Position {
         p
     }
 
+    /// The key and fifty-move clock of the position after `m` (legal here), without making
+    /// the move: for a table lookup before paying for [`Self::make_move`]. None for the moves
+    /// whose key depends on more than the squares they touch: castling, en passant, double
+    /// pushes (the new en-passant square counts only where a capture is legal) and moves
+    /// onto or off a square that holds a castling right.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> Option<(u64, u16)> {
+        let (from, to) = (m.from(), m.to());
+        let kind = m.kind();
+        if matches!(kind, MoveKind::DoublePush | MoveKind::EnPassant | MoveKind::CastleKing | MoveKind::CastleQueen)
+            || (self.castling_touch & (Bitboard::from_square(from) | Bitboard::from_square(to))).nonempty()
+        {
+            return None;
+        }
+        let piece = self.board[from.index()]?;
+        let mut key = self.key ^ zobrist::side() ^ zobrist::piece(piece, from);
+        if let Some(ep) = self.legal_ep_square() {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        let placed = m.promotion().map_or(piece, |promo| Piece::new(self.side, promo));
+        key ^= zobrist::piece(placed, to);
+        let mut clock = self.halfmove_clock + 1;
+        if let Some(cap) = self.board[to.index()] {
+            key ^= zobrist::piece(cap, to);
+            clock = 0;
+        }
+        if piece.kind == PieceType::Pawn {
+            clock = 0;
+        }
+        Some((key, clock))
+    }
+
     /// Passes the turn (for null-move pruning); must not be called in check.
     pub fn make_null_move(&self) -> Position {
         let mut p = *self;
@@ -653,5 +685,42 @@ impl Position {
         let bishops = self.pieces(PieceType::Bishop);
         others == bishops
             && ((bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::movegen::legal_moves;
+
+    /// [`Position::key_after`] gives the key and clock of [`Position::make_move`] wherever it
+    /// answers, on the perft positions and the positions one move after them and some two.
+    #[test]
+    fn key_after_is_make_moves_key() {
+        attacks::init();
+        let perft = include_str!("../../tests/data/perft.epd").lines().filter_map(|l| l.split(';').next());
+        let (mut answered, mut moves) = (0, 0);
+        for fen in perft.map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            let root = Position::from_fen(fen).expect("test FEN");
+            let mut positions = vec![root];
+            for (i, &m) in legal_moves(&root).iter().enumerate() {
+                let child = root.make_move(m);
+                if i % 4 == 0 {
+                    positions.extend(legal_moves(&child).iter().map(|&r| child.make_move(r)));
+                }
+                positions.push(child);
+            }
+            for pos in &positions {
+                for &m in legal_moves(pos).iter() {
+                    moves += 1;
+                    let after = pos.make_move(m);
+                    if let Some((key, clock)) = pos.key_after(m) {
+                        assert_eq!((key, clock), (after.key(), after.halfmove_clock()), "{m} in {pos:?}");
+                        answered += 1;
+                    }
+                }
+            }
+        }
+        assert!(answered * 10 > moves * 8, "{answered} of {moves}");
     }
 }
