@@ -20,7 +20,7 @@
 //! answer is "maybe".
 
 use crate::chess::attacks::{empty_board_attacks, king_attacks, knight_attacks, pawn_attacks};
-use crate::chess::{Bitboard, Color, PieceType, Position, Square};
+use crate::chess::{Bitboard, Color, Move, MoveKind, PieceType, Position, Square};
 use once_cell::sync::Lazy;
 
 /// What a piece may attack of a block, worked out once from the move generator's attack tables
@@ -38,6 +38,20 @@ struct Tables {
     knight_moves: [[u8; 64]; 64],
     /// The most of each kind's `cap` on any square.
     most: [u8; 6],
+    /// What a piece of each kind attacks from each square on the empty board (a pawn: none;
+    /// its attacks depend on its colour), by [`PieceType::index`]: the sliders' without the
+    /// magic lookup.
+    reach: [[Bitboard; 64]; 6],
+    /// The fewest moves each kind of piece on a square takes to help on K's block, by K (a
+    /// lower bound, at least one): what [`Man`]s point to. A king's, a knight's, one for
+    /// the others.
+    king_cost: [[u8; 64]; 64],
+    knight_cost: [[u8; 64]; 64],
+    one: [u8; 64],
+    /// A pawn's as a pawn, by colour, square and K: it must stand on one of the three ranks
+    /// below the block's top one and within two files of K (it changes files only by
+    /// capturing, one a move); `u8::MAX` where it never helps as a pawn.
+    pawn_cost: [[[u8; 64]; 64]; 2],
 }
 
 static TABLES: Lazy<Tables> = Lazy::new(|| {
@@ -56,8 +70,23 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
             .max()
             .unwrap_or(0)
     };
-    let mut t = Tables { cap: [[0; 64]; 6], bishop_cap: [[0; 64]; 2], knight_moves: [[u8::MAX; 64]; 64], most: [0; 6] };
+    let mut t = Tables {
+        cap: [[0; 64]; 6],
+        bishop_cap: [[0; 64]; 2],
+        knight_moves: [[u8::MAX; 64]; 64],
+        most: [0; 6],
+        reach: [[Bitboard::EMPTY; 64]; 6],
+        king_cost: [[0; 64]; 64],
+        knight_cost: [[0; 64]; 64],
+        one: [1; 64],
+        pawn_cost: [[[u8::MAX; 64]; 64]; 2],
+    };
     for k in Square::all() {
+        for kind in PieceType::ALL {
+            if kind != PieceType::Pawn {
+                t.reach[kind.index()][k.index()] = empty_board_attacks(kind, k);
+            }
+        }
         for kind in PieceType::ALL {
             t.cap[kind.index()][k.index()] = most(kind, k, &|_| true);
         }
@@ -79,6 +108,20 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
             frontier = next - seen;
             seen |= next;
             distance += 1;
+        }
+        for s in Square::all() {
+            t.king_cost[s.index()][k.index()] = (s.distance(k) - 2).max(1) as u8;
+            t.knight_cost[s.index()][k.index()] = t.knight_moves[s.index()][k.index()].max(1);
+            for color in Color::ALL {
+                let rank = s.relative(color).rank().index() as i32;
+                let top = k.relative(color).rank().index() as i32 + 1;
+                if rank < top {
+                    let ranks = (top - 3 - rank).max(0);
+                    let ranks = if rank == 1 && ranks >= 2 { ranks - 1 } else { ranks };
+                    let files = (s.file().index() as i32 - k.file().index() as i32).abs() - 2;
+                    t.pawn_cost[color.index()][s.index()][k.index()] = ranks.max(files).max(1) as u8;
+                }
+            }
         }
     }
     for kind in PieceType::ALL {
@@ -104,9 +147,22 @@ pub fn may_mate_within(pos: &Position, winner: Color, plies: usize) -> bool {
         return winner_moves > 0;
     }
     let loser = winner.flip();
+    let winners = Winners::new(pos, winner, winner_moves, &TABLES);
+    let blockers = pos.color(loser).without(pos.king_square(loser));
+    any_block(pos, loser, blockers, &winners, winner_moves, loser_moves)
+}
+
+/// The bound's test on every square the loser's king can reach ([`may_mate_within`]): the
+/// loser's other pieces `blockers` (as `pos` has them, or fewer), the winner's `winners`.
+fn any_block(
+    pos: &Position,
+    loser: Color,
+    blockers: Bitboard,
+    winners: &Winners,
+    winner_moves: usize,
+    loser_moves: usize,
+) -> bool {
     let king = pos.king_square(loser);
-    let blockers = pos.color(loser).without(king);
-    let winners = Winners::new(pos, winner, winner_moves);
     let mut reach = Bitboard::from_square(king);
     for _ in 0..loser_moves {
         reach = reach.grown();
@@ -136,6 +192,53 @@ pub fn may_mate_within(pos: &Position, winner: Color, plies: usize) -> bool {
         }
         false
     })
+}
+
+/// The bound two half-moves from the end (the loser to move, the winner's mate next) after
+/// each move of the winner's at a node three half-moves from the end, without making the
+/// move: [`may_mate_within`]'s answer on the position after it, from what the moves share
+/// (the winner's pieces but the mover, the loser's).
+pub struct AfterWinnerMove<'p> {
+    pos: &'p Position,
+    winners: Winners,
+}
+
+impl<'p> AfterWinnerMove<'p> {
+    /// At `pos` (`winner` to move); None where a castling right is left (the bound says
+    /// "maybe" there, and the moves can end rights).
+    pub fn new(pos: &'p Position, winner: Color) -> Option<AfterWinnerMove<'p>> {
+        (pos.side_to_move() == winner && pos.castling_rights().is_empty())
+            .then(|| AfterWinnerMove { pos, winners: Winners::new(pos, winner, 1, &TABLES) })
+    }
+
+    /// [`may_mate_within`] two half-moves from the end on the position after `m` (a legal
+    /// move); None for castling and en passant (ask it after the move).
+    pub fn may_mate_after(&mut self, m: Move) -> Option<bool> {
+        if matches!(m.kind(), MoveKind::EnPassant | MoveKind::CastleKing | MoveKind::CastleQueen) {
+            return None;
+        }
+        let (from, to) = (m.from(), m.to());
+        let w = &mut self.winners;
+        let i = w.men[..w.count].iter().position(|man| man.square == from)?;
+        let kind = match m.promotion() {
+            Some(kind) => kind,
+            None => self.pos.piece_at(from)?.kind,
+        };
+        // The mover on its new square, and back after the test.
+        let (man, king, sums) = (w.men[i], w.king, (w.attacked, w.twice, w.most_caps));
+        w.men[i] = Man::new(&TABLES, w.color, kind, to, 1);
+        if kind == PieceType::King {
+            w.king = to;
+        }
+        w.sum_up();
+        let loser = w.color.flip();
+        // A piece taken on `to` is gone.
+        let blockers = self.pos.color(loser).without(self.pos.king_square(loser)).without(to);
+        let may = any_block(self.pos, loser, blockers, w, 1, 1);
+        (w.men[i], w.king) = (man, king);
+        (w.attacked, w.twice, w.most_caps) = sums;
+        Some(may)
+    }
 }
 
 /// How many of `pieces` (the loser's, not its king) can stand on a square of `target` within
@@ -170,18 +273,70 @@ fn can_arrive(pos: &Position, loser: Color, pieces: Bitboard, target: Bitboard, 
     n
 }
 
-/// One of the winner's pieces.
+/// One of the winner's pieces, with its move cost and cap for each K worked out before (a
+/// pawn's for the moves the winner has: as a queen where it can promote in time).
 #[derive(Clone, Copy)]
 struct Man {
     square: Square,
-    kind: PieceType,
+    /// The largest cap it has anywhere (a pawn's: a queen's).
+    most: u8,
     /// What it attacks from where it stands, on the empty board.
     attacks: Bitboard,
+    /// The fewest moves it takes to help on K's block, by K, at most `most_cost`.
+    cost: &'static [u8; 64],
+    most_cost: u8,
+    /// The most squares of K's block it attacks once it moved, by K.
+    cap: &'static [u8; 64],
+}
+
+impl Man {
+    /// A piece of `kind` and `color` on `square`, for `moves` winner moves (at least one).
+    #[inline(always)]
+    fn new(t: &'static Tables, color: Color, kind: PieceType, square: Square, moves: usize) -> Man {
+        let (attacks, cost, mut most_cost, cap) = match kind {
+            PieceType::Pawn => (
+                pawn_attacks(color, square),
+                &t.pawn_cost[color.index()][square.index()],
+                u8::MAX,
+                &t.cap[kind.index()],
+            ),
+            PieceType::Knight => {
+                (knight_attacks(square), &t.knight_cost[square.index()], u8::MAX, &t.cap[kind.index()])
+            }
+            PieceType::King => (king_attacks(square), &t.king_cost[square.index()], u8::MAX, &t.cap[kind.index()]),
+            PieceType::Bishop => {
+                (t.reach[kind.index()][square.index()], &t.one, u8::MAX, &t.bishop_cap[usize::from(square.is_light())])
+            }
+            _ => (t.reach[kind.index()][square.index()], &t.one, u8::MAX, &t.cap[kind.index()]),
+        };
+        let mut man = Man { square, most: t.most[kind.index()], attacks, cost, most_cost, cap };
+        if kind == PieceType::Pawn {
+            // As a pawn, or promoted (as a queen, at the cheaper of the two costs) where it can
+            // promote within the moves.
+            let rank = square.relative(color).rank().index() as i32;
+            let promoting = (7 - rank - i32::from(rank == 1)).max(1) as usize;
+            if promoting <= moves {
+                most_cost = promoting as u8;
+                man.most_cost = most_cost;
+                man.cap = &t.cap[PieceType::Queen.index()];
+                man.most = t.most[PieceType::Queen.index()];
+            }
+        }
+        man
+    }
+
+    /// (move cost, cap) on `k`'s block.
+    #[inline(always)]
+    fn help(&self, k: Square) -> (usize, u8) {
+        (usize::from(self.cost[k.index()].min(self.most_cost)), self.cap[k.index()])
+    }
 }
 
 /// The winner's pieces and what they attack.
 struct Winners {
     color: Color,
+    /// The winner's moves they are counted for (at most [`MAX_WINNER_MOVES`]).
+    moves: usize,
     /// The first `count` of them, the king last (a list without gaps: the bound runs at every
     /// node of the exact search, and most endings leave a side two or three men).
     men: [Man; 16],
@@ -202,66 +357,97 @@ const ALL: usize = 0;
 const WITHOUT_KING: usize = 1;
 
 impl Winners {
-    fn new(pos: &Position, color: Color, moves: usize) -> Winners {
+    #[inline(always)]
+    fn new(pos: &Position, color: Color, moves: usize, t: &'static Tables) -> Winners {
         let king = pos.king_square(color);
-        let king_attacks = king_attacks(king);
-        let mut men = [Man { square: king, kind: PieceType::King, attacks: king_attacks }; 16];
-        let (mut attacked, mut twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        // The largest caps of as many pieces as the winner has moves, largest first.
-        let mut top = [0u8; MAX_WINNER_MOVES];
         let moves = moves.min(MAX_WINNER_MOVES);
-        let mut keep = |cap: u8| {
-            if let Some(i) = top[..moves].iter().position(|&c| cap > c) {
-                top.copy_within(i..moves - 1, i + 1);
-                top[i] = cap;
-            }
-        };
+        let king_man = Man::new(t, color, PieceType::King, king, moves);
+        let mut men = [king_man; 16];
         let mut count = 0;
-        for square in pos.color(color).without(king).into_iter().take(15) {
-            let kind = pos.piece_at(square).map_or(PieceType::Pawn, |p| p.kind);
-            let attacks = match kind {
-                PieceType::Pawn => pawn_attacks(color, square),
-                _ => empty_board_attacks(kind, square),
-            };
-            twice |= attacked & attacks;
-            attacked |= attacks;
-            men[count] = Man { square, kind, attacks };
-            count += 1;
-            // A pawn may promote.
-            keep(TABLES.most[if kind == PieceType::Pawn { PieceType::Queen } else { kind }.index()]);
+        // Kind by kind (no lookup of each square's piece; the knapsack's best does not
+        // depend on the men's order).
+        for kind in [PieceType::Pawn, PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
+            for square in pos.pieces_of(color, kind) {
+                if count == 15 {
+                    break;
+                }
+                men[count] = Man::new(t, color, kind, square, moves);
+                count += 1;
+            }
         }
-        // The king, last (already in place).
-        keep(TABLES.most[PieceType::King.index()]);
+        // The king, last.
+        men[count] = king_man;
         count += 1;
-        let most_caps = top[..moves].iter().map(|&c| usize::from(c)).sum();
-        Winners {
+        let mut w = Winners {
             color,
+            moves,
             men,
             count,
             king,
-            attacked: [attacked | king_attacks, attacked],
-            twice: [twice | (attacked & king_attacks), twice],
-            most_caps,
+            attacked: [Bitboard::EMPTY; 2],
+            twice: [Bitboard::EMPTY; 2],
+            most_caps: 0,
+        };
+        w.sum_up();
+        w
+    }
+
+    /// Works out what the men attack together and the largest caps from the men.
+    #[inline(always)]
+    fn sum_up(&mut self) {
+        let (mut attacked, mut twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        // The largest caps of as many pieces as the winner has moves, largest first.
+        let mut top = [0u8; MAX_WINNER_MOVES];
+        let moves = self.moves;
+        let (men, king) = self.men[..self.count].split_at(self.count - 1);
+        for man in men.iter().chain(king) {
+            if let Some(i) = top[..moves].iter().position(|&c| man.most > c) {
+                top.copy_within(i..moves - 1, i + 1);
+                top[i] = man.most;
+            }
         }
+        for man in men {
+            twice |= attacked & man.attacks;
+            attacked |= man.attacks;
+        }
+        let king_attacks = king[0].attacks;
+        self.attacked = [attacked | king_attacks, attacked];
+        self.twice = [twice | (attacked & king_attacks), twice];
+        self.most_caps = top[..moves].iter().map(|&c| usize::from(c)).sum();
     }
 
     /// The most squares of `k`'s block left open by the pieces that stay that pieces moved
     /// within `moves` winner moves can attack: a 0/1 knapsack, each piece's cost a lower bound
-    /// on the moves it takes to help, its value its cap less the block's squares only it
-    /// attacks now (they open when it moves, unless one of the loser's pieces stands there).
-    /// With `king_moves` (a king next to K must go) the king is among the moved pieces.
+    /// on the moves it takes to help ([`Man::help`]: queens, rooks and bishops get where they
+    /// help in one move; the king covers a block's squares from two steps away; a knight
+    /// walks), its value its cap less the block's squares only it attacks now (they open when
+    /// it moves, unless one of the loser's pieces stands there). With `king_moves` (a king
+    /// next to K must go) the king is among the moved pieces.
+    #[inline]
     fn most_covered(&self, k: Square, block: Bitboard, blockers: Bitboard, moves: usize, king_moves: bool) -> usize {
         let which = if king_moves { WITHOUT_KING } else { ALL };
+        let (men, king) = self.men[..self.count].split_at(self.count - 1);
+        let (king_cost, king_cap) = king[0].help(k);
+        if moves == 1 && king_moves {
+            // The king must move, with the one move there is (its cost: one).
+            return usize::from(king_cap);
+        }
         let only_one = block - self.twice[which] - blockers.without(k);
+        if moves == 1 {
+            // One piece moves: the best of them (the knapsack of one item).
+            let mut best = 0;
+            for man in &self.men[..self.count] {
+                let (cost, cap) = man.help(k);
+                if cost <= 1 {
+                    best = best.max(cap.saturating_sub((man.attacks & only_one).count() as u8));
+                }
+            }
+            return usize::from(best);
+        }
         let mut best = [0u8; MAX_WINNER_MOVES + 1];
-        let mut moves = moves;
-        let mut forced = None;
-        for man in &self.men[..self.count] {
-            let Some((cost, cap)) = self.help(man, k, moves) else { continue };
-            if king_moves && man.square == self.king {
-                // Not among the men counted before it: the king is last.
-                moves -= cost;
-                forced = Some(usize::from(cap));
+        for man in men {
+            let (cost, cap) = man.help(k);
+            if cost > moves {
                 continue;
             }
             let value = cap.saturating_sub((man.attacks & only_one).count() as u8);
@@ -272,52 +458,19 @@ impl Winners {
                 best[budget] = best[budget].max(best[budget - cost] + value);
             }
         }
-        match forced {
-            None if king_moves => 0, // the king cannot get away in time
-            _ => usize::from(best[moves]) + forced.unwrap_or(0),
-        }
-    }
-
-    /// The (move cost, cap) of `man` for `k`'s block within `moves`, if it can help at all:
-    /// queens, rooks and bishops get where they help in one move; the king covers a block's
-    /// squares from two steps away; a knight walks ([`Tables::knight_moves`]).
-    fn help(&self, man: &Man, k: Square, moves: usize) -> Option<(usize, u8)> {
-        let (cost, cap) = match man.kind {
-            PieceType::Pawn => return self.pawn(man.square, k, moves),
-            PieceType::King => {
-                ((man.square.distance(k) - 2).max(1) as usize, TABLES.cap[PieceType::King.index()][k.index()])
+        match king_moves {
+            // The king cannot get away in time.
+            true if king_cost > moves => 0,
+            true => usize::from(best[moves - king_cost]) + usize::from(king_cap),
+            false => {
+                // The king, last, as any other man.
+                let value = king_cap.saturating_sub((king[0].attacks & only_one).count() as u8);
+                if king_cost > moves {
+                    return usize::from(best[moves]);
+                }
+                // `best` grows with the budget: the king's last item needs one look.
+                usize::from(best[moves].max(best[moves - king_cost] + value))
             }
-            PieceType::Knight => (
-                usize::from(TABLES.knight_moves[man.square.index()][k.index()]).max(1),
-                TABLES.cap[PieceType::Knight.index()][k.index()],
-            ),
-            PieceType::Bishop => (1, TABLES.bishop_cap[usize::from(man.square.is_light())][k.index()]),
-            kind => (1, TABLES.cap[kind.index()][k.index()]),
-        };
-        (cost <= moves).then_some((cost, cap))
-    }
-
-    /// A pawn's (move cost, cap) for `k`'s block within `moves`, if it can help at all. As a
-    /// pawn it must stand on one of the three ranks below the block's top one and within two
-    /// files of `k` (it changes files only by capturing, one a move); promoted within `moves`
-    /// it is counted as a queen at the cheaper of the two costs (never an under-count).
-    fn pawn(&self, p: Square, k: Square, moves: usize) -> Option<(usize, u8)> {
-        let rank = p.relative(self.color).rank().index() as i32;
-        let top = k.relative(self.color).rank().index() as i32 + 1;
-        let double_step = rank == 1;
-        let as_pawn = (rank < top).then(|| {
-            let ranks = (top - 3 - rank).max(0);
-            let ranks = if double_step && ranks >= 2 { ranks - 1 } else { ranks };
-            let files = (p.file().index() as i32 - k.file().index() as i32).abs() - 2;
-            ranks.max(files).max(1) as usize
-        });
-        let promoting = (7 - rank - i32::from(double_step)).max(1) as usize;
-        match as_pawn {
-            _ if promoting <= moves => {
-                Some((as_pawn.map_or(promoting, |c| c.min(promoting)), TABLES.cap[PieceType::Queen.index()][k.index()]))
-            }
-            Some(cost) if cost <= moves => Some((cost, TABLES.cap[PieceType::Pawn.index()][k.index()])),
-            _ => None,
         }
     }
 }
@@ -373,6 +526,39 @@ mod tests {
     fn may(fen: &str, winner: Color, plies: usize) -> bool {
         attacks::init();
         may_mate_within(&Position::from_fen(fen).expect("test FEN"), winner, plies)
+    }
+
+    /// [`AfterWinnerMove`] answers what [`may_mate_within`] does after the move, on the
+    /// self-play finals and the positions one and two moves after them (the side to move as
+    /// the winner).
+    #[test]
+    fn the_bound_after_a_move_is_the_bound_on_the_position_after_it() {
+        use crate::chess::movegen::legal_moves;
+        attacks::init();
+        let finals = include_str!("../../../tests/data/selfplay-finals.epd");
+        let (mut asked, mut ruled_out) = (0, 0);
+        for fen in finals.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).step_by(4) {
+            let root = Position::from_fen(fen).expect("test FEN");
+            let mut positions = vec![root];
+            for (i, &m) in legal_moves(&root).iter().enumerate() {
+                let child = root.make_move(m);
+                if i % 4 == 0 {
+                    positions.extend(legal_moves(&child).iter().map(|&r| child.make_move(r)));
+                }
+                positions.push(child);
+            }
+            for pos in &positions {
+                let winner = pos.side_to_move();
+                let Some(mut after) = AfterWinnerMove::new(pos, winner) else { continue };
+                for &m in legal_moves(pos).iter() {
+                    let Some(may) = after.may_mate_after(m) else { continue };
+                    assert_eq!(may, may_mate_within(&pos.make_move(m), winner, 2), "{m} in {pos:?}");
+                    asked += 1;
+                    ruled_out += usize::from(!may);
+                }
+            }
+        }
+        assert!(asked > 100_000 && ruled_out * 10 > asked, "{ruled_out} of {asked}");
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! The decision itself does not shorten: the batch and the referee need the verdict, not the
 //! shortest evidence, and would pay for the search at every position.
 
-use super::cover::may_mate_within;
+use super::cover::{may_mate_within, AfterWinnerMove};
 use super::is_helpmate;
 use super::reply::Replies;
 use super::table::Table;
@@ -211,6 +211,12 @@ impl Exact<'_> {
         if clock_free && self.table.get(pos.key()).is_some_and(|p| p >= plies as i32) {
             return Some(false);
         }
+        self.search(pos, plies, clock_free)
+    }
+
+    /// [`Self::dfs`] past the clock's and the table's tests (`clock_free`: the position may be
+    /// kept in the table).
+    fn search(&mut self, pos: &Position, plies: usize, clock_free: bool) -> Option<bool> {
         self.nodes += 1;
         if self.nodes > self.limit {
             return None;
@@ -225,6 +231,11 @@ impl Exact<'_> {
             }
             return Some(false);
         }
+        self.expand(pos, plies, clock_free)
+    }
+
+    /// [`Self::search`] past the node count and the bound.
+    fn expand(&mut self, pos: &Position, plies: usize, clock_free: bool) -> Option<bool> {
         if plies == 1 {
             // The mating move: only a check can be one.
             let found = mating_move(pos);
@@ -279,10 +290,51 @@ impl Exact<'_> {
         }
         let ordered = &mut ordered[..n];
         ordered.sort_unstable();
+        // Three half-moves from the end, the bound on each child is worked out before its
+        // move is made (most children are cut by it).
+        let mut after = if plies == 3 { AfterWinnerMove::new(pos, self.winner) } else { None };
         for &k in ordered.iter() {
             let m = moves.get((k & 0xffff) as usize);
+            // Where the child's key is known without the move (most moves), the table is
+            // asked first: a third of the positions two half-moves from the end are found
+            // there (the replies of both sides transpose), and need no move made.
+            let known = if plies > 2 { pos.key_after(m) } else { None };
+            let clock_free = match known {
+                Some((_, clock)) if clock >= 150 => continue, // the game is over there
+                Some((key, clock)) => {
+                    let clock_free = usize::from(clock) + plies - 1 <= 150;
+                    if clock_free && self.table.get(key).is_some_and(|p| p >= plies as i32 - 1) {
+                        continue;
+                    }
+                    clock_free
+                }
+                None => false,
+            };
+            // The child's node count and bound as its `search` would have them.
+            let bound = match (&known, &mut after) {
+                (Some((key, _)), Some(after)) => after.may_mate_after(m).map(|may| (may, *key)),
+                _ => None,
+            };
+            if let Some((may, key)) = bound {
+                self.nodes += 1;
+                if self.nodes > self.limit {
+                    return None;
+                }
+                if !may {
+                    if clock_free {
+                        self.table.put(key, plies as i32 - 1);
+                    }
+                    continue;
+                }
+            }
             self.line.push(m);
-            if self.dfs(&pos.make_move(m), plies - 1)? {
+            let child = pos.make_move(m);
+            let found = match (known, bound) {
+                (_, Some(_)) => self.expand(&child, plies - 1, clock_free),
+                (Some(_), None) => self.search(&child, plies - 1, clock_free),
+                (None, _) => self.dfs(&child, plies - 1),
+            };
+            if found? {
                 return Some(true);
             }
             self.line.pop();
