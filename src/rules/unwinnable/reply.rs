@@ -272,7 +272,15 @@ fn pawn_checks(
 ) -> bool {
     let promoting = Bitboard::relative_rank(winner, Rank::R8);
     let second = Bitboard::relative_rank(winner, Rank::R2);
-    for a in pawns {
+    // Only these pawns can check at all (a superset): those that uncover a line, those that
+    // may promote, those a push of one or two squares or a capture takes onto a square from
+    // which a pawn checks.
+    let loser = winner.flip();
+    let checking = direct[PieceType::Pawn.index()];
+    let behind = checking.forward(loser);
+    let near = behind | behind.forward(loser) | checking.pawn_attacks(loser);
+    let seventh = Bitboard::relative_rank(winner, Rank::R7);
+    for a in pawns & (discoverers | seventh | near) {
         let push = Bitboard::from_square(a).forward(winner) - standing;
         let double = if second.contains(a) { push.forward(winner) - standing } else { Bitboard::EMPTY };
         let targets = push | double | (attacks::pawn_attacks(winner, a) & captures);
