@@ -30,7 +30,7 @@ pub const SHORTEN_NODES: u64 = 100_000;
 /// decision's line where no helpmate of at most [`SHORT_PLIES`] half-moves was found first:
 /// none, only its cycles and the moves past a mate on the way are cut. The nodes show more
 /// shortest examples spent on the short lengths first (`SHORT_FIRST_NODES`); the median
-/// example of the self-play finals is 10 half-moves (see docs/unwinnable.md).
+/// example of the self-play finals is 6 half-moves (see docs/unwinnable.md).
 pub const EXAMPLE_NODES: u64 = 0;
 
 /// The nodes the iterative deepening keeps for each longer length while it searches a length
