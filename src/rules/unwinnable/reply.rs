@@ -57,6 +57,7 @@
 //! attacked.
 
 use crate::chess::attacks::{self, aligned};
+use crate::chess::movegen::{moves_with_untested_king_steps_into, MoveList, Sink};
 use crate::chess::{Bitboard, CastleSide, Color, Move, MoveKind, PieceType, Position, Rank, Square};
 
 /// The loser's moves at a node where the winner mates with the next move if at all, those
@@ -120,6 +121,15 @@ impl<'p> Replies<'p> {
         (over & self.pawns.pawn_attacks(self.winner)).is_empty()
     }
 
+    /// The legal moves of the loser's after which a mate may follow ([`Self::may_allow_mate`]),
+    /// in the order of [`legal_moves`](crate::chess::movegen::legal_moves), without making the
+    /// others (nor testing the king's steps that are not kept).
+    pub fn kept(&self) -> MoveList {
+        let mut kept = Kept { replies: self, list: MoveList::new() };
+        moves_with_untested_king_steps_into(self.pos, &mut kept);
+        kept.list
+    }
+
     /// May the winner mate at once after the loser's legal move `m`? False only where surely
     /// not.
     #[inline]
@@ -134,6 +144,69 @@ impl<'p> Replies<'p> {
                     || (attacks::pawn_attacks(self.loser, over) & self.pawns).nonempty()
             }
             _ => self.all || self.to.contains(m.to()),
+        }
+    }
+}
+
+/// The moves [`Replies::kept`] collects, as the generator emits them.
+struct Kept<'r, 'p> {
+    replies: &'r Replies<'p>,
+    list: MoveList,
+}
+
+impl Kept<'_, '_> {
+    /// The squares a move of a piece from `from` (not castling, not en passant) is kept onto.
+    #[inline(always)]
+    fn onto(&self, from: Square) -> Bitboard {
+        let r = self.replies;
+        if from == r.king {
+            r.king_to
+        } else if r.all {
+            Bitboard::FULL
+        } else {
+            r.to
+        }
+    }
+}
+
+impl Sink for Kept<'_, '_> {
+    #[inline(always)]
+    fn piece_moves(&mut self, from: Square, targets: Bitboard, enemies: Bitboard) {
+        // The king's steps come untested: those of `king_to` are legal (`Steps`).
+        let targets = targets & self.onto(from);
+        for to in targets & enemies {
+            self.list.push(Move::new(from, to, MoveKind::Capture));
+        }
+        for to in targets - enemies {
+            self.list.push(Move::new(from, to, MoveKind::Quiet));
+        }
+    }
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, kind: MoveKind) {
+        for to in targets {
+            let m = Move::new(Square::new((to.index() as i8 - delta) as u8), to, kind);
+            if self.replies.may_allow_mate(m) {
+                self.list.push(m);
+            }
+        }
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool, under: bool) {
+        let r = self.replies;
+        for to in targets & if r.all { Bitboard::FULL } else { r.to } {
+            let from = Square::new((to.index() as i8 - delta) as u8);
+            self.list.push(Move::new(from, to, MoveKind::promotion(PieceType::Queen, capture)));
+            if under {
+                self.list.push(Move::new(from, to, MoveKind::promotion(PieceType::Knight, capture)));
+                self.list.push(Move::new(from, to, MoveKind::promotion(PieceType::Rook, capture)));
+                self.list.push(Move::new(from, to, MoveKind::promotion(PieceType::Bishop, capture)));
+            }
+        }
+    }
+    #[inline(always)]
+    fn single(&mut self, m: Move) {
+        if self.replies.may_allow_mate(m) {
+            self.list.push(m);
         }
     }
 }
@@ -791,5 +864,27 @@ mod tests {
                 && seen.en_passant > 5,
             "{seen:?}"
         );
+    }
+
+    /// [`Replies::kept`] makes exactly the legal moves [`Replies::may_allow_mate`] keeps, in
+    /// the order of `legal_moves`, on random positions (castling, en passant, double pushes
+    /// and promotions among them) with either side as the winner.
+    #[test]
+    fn kept_is_the_filtered_move_list() {
+        crate::chess::attacks::init();
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let (mut positions, mut kept, mut moves) = (0, 0, 0);
+        while positions < 30_000 {
+            let Some(pos) = random_position(&mut rng) else { continue };
+            positions += 1;
+            let winner = pos.side_to_move().flip();
+            let replies = Replies::new(&pos, winner);
+            let all = legal_moves(&pos);
+            let want: Vec<Move> = all.iter().copied().filter(|&m| replies.may_allow_mate(m)).collect();
+            assert_eq!(replies.kept().iter().copied().collect::<Vec<_>>(), want, "{pos:?}");
+            kept += want.len();
+            moves += all.len();
+        }
+        assert!(kept * 10 < moves * 9 && kept * 10 > moves, "{kept} of {moves}");
     }
 }

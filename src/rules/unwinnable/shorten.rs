@@ -255,7 +255,11 @@ impl Exact<'_> {
         // Each move's index with its order key in the high bits, made once: sorting plain
         // integers costs a fraction of sorting moves by a key worked out at every comparison
         // (and equal keys keep the generator's order).
-        let moves = legal_moves(pos);
+        // Where the replies are filtered, only the kept ones are made.
+        let moves = match &replies {
+            Some(r) => r.kept(),
+            None => legal_moves(pos),
+        };
         let mut ordered = [0u32; MAX_MOVES];
         let mut n = 0;
         let loser_king = pos.king_square(self.winner.flip());
@@ -276,9 +280,6 @@ impl Exact<'_> {
                 pull[sq.index()] = net.into_iter().map(|n| sq.distance(n)).sum::<i32>() + 2 * edge;
             }
             for (i, &m) in moves.iter().enumerate() {
-                if replies.as_ref().is_some_and(|r| !r.may_allow_mate(m)) {
-                    continue;
-                }
                 let key = if m.from() == loser_king {
                     pull[m.to().index()]
                 } else {
