@@ -1,11 +1,9 @@
-//! Attack tables: leapers (knight, king, pawn) computed at compile time, sliders
-//! (bishop, rook) by "fancy" magic bitboards built once at start-up, and the
-//! `between`/`line` tables used for pins, check blocking and explanations.
+//! Attack tables, all computed at compile time (plain statics: no lazy dereference in the hot
+//! paths): leapers (knight, king, pawn), sliders (bishop, rook) by "fancy" magic bitboards,
+//! and the `between`/`line` tables used for pins, check blocking and explanations.
 
 use super::bitboard::Bitboard;
 use super::types::{Color, PieceType, Square};
-use crate::rng::Rng;
-use once_cell::sync::Lazy;
 
 const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
     let mut table = [Bitboard::EMPTY; 64];
@@ -49,7 +47,9 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     PAWN[color.index()][sq.index()]
 }
 
-/// Slow reference slider attacks by ray walking; used to build the tables and in tests.
+/// Slow reference slider attacks by ray walking, in tests (the compile-time tables are checked
+/// against it).
+#[cfg(test)]
 fn sliding_attacks_slow(dirs: &[(i8, i8)], sq: Square, occupied: Bitboard) -> Bitboard {
     let mut result = Bitboard::EMPTY;
     for &(df, dr) in dirs {
@@ -70,7 +70,7 @@ fn sliding_attacks_slow(dirs: &[(i8, i8)], sq: Square, occupied: Bitboard) -> Bi
     result
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Magic {
     mask: u64,
     magic: u64,
@@ -88,36 +88,12 @@ impl Magic {
 struct SliderTables {
     rook: [Magic; 64],
     bishop: [Magic; 64],
-    attacks: Vec<Bitboard>,
+    attacks: [Bitboard; SLIDER_ENTRIES],
 }
 
-/// Relevant occupancy: the rays without their last square (the edge never blocks anything beyond).
-fn relevant_mask(dirs: &[(i8, i8)], sq: Square) -> u64 {
-    let mut mask = 0u64;
-    for &(df, dr) in dirs {
-        let (mut f, mut r) = (sq.file().index() as i8, sq.rank().index() as i8);
-        loop {
-            f += df;
-            r += dr;
-            let (nf, nr) = (f + df, r + dr);
-            if !(0..8).contains(&nf) || !(0..8).contains(&nr) {
-                break;
-            }
-            mask |= 1 << (r * 8 + f);
-        }
-    }
-    mask
-}
-
-/// A magic candidate: few bits set (the AND of three random words) makes a good multiplier
-/// likelier. Seeded, so the tables (and start-up time) are the same on every run.
-fn sparse_random(rng: &mut Rng) -> u64 {
-    rng.next_u64() & rng.next_u64() & rng.next_u64()
-}
-
-// Magics found once by the search in `init_square` below (seeded random candidates) and stored, because
-// searching at every start-up took ~250 ms; filling the tables from them takes ~2 ms.
-// Each is verified while the table is filled; a bad one would be searched for again.
+// Magics found once by a search over seeded random candidates and stored (searching at every
+// start-up took ~250 ms). Each is verified while the table is filled at compile time: a bad one
+// stops the build (`slider_tables`).
 const ROOK_MAGICS: [u64; 64] = [
     0x1080004008801020,
     0x0840092002C03000,
@@ -251,116 +227,194 @@ const BISHOP_MAGICS: [u64; 64] = [
     0x0402020801010201,
 ];
 
-/// Fills one square's slice of the attack table, with the stored magic if it is valid
-/// for this square, otherwise with a newly searched one.
-fn init_square(
-    dirs: &[(i8, i8)],
-    sq: Square,
-    known: u64,
-    offset: usize,
-    table: &mut Vec<Bitboard>,
-    rng: &mut Rng,
-) -> Magic {
-    let mask = relevant_mask(dirs, sq);
-    let bits = mask.count_ones();
-    let size = 1usize << bits;
-    // Enumerate all subsets of the mask (Carry-Rippler) with their true attacks.
-    let mut occupancies = Vec::with_capacity(size);
-    let mut reference = Vec::with_capacity(size);
-    let mut subset = 0u64;
-    loop {
-        occupancies.push(subset);
-        reference.push(sliding_attacks_slow(dirs, sq, Bitboard(subset)));
-        subset = subset.wrapping_sub(mask) & mask;
-        if subset == 0 {
-            break;
+/// Relevant occupancy: the rays without their last square (the edge never blocks anything
+/// beyond); `rook`: the rook's rays, else the bishop's.
+const fn relevant_mask(sq: usize, rook: bool) -> u64 {
+    let dirs = if rook { ROOK_DIRS } else { BISHOP_DIRS };
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < 4 {
+        let (df, dr) = dirs[i];
+        let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
+        loop {
+            f += df;
+            r += dr;
+            let (nf, nr) = (f + df, r + dr);
+            if nf < 0 || nf >= 8 || nr < 0 || nr >= 8 {
+                break;
+            }
+            mask |= 1 << (r * 8 + f);
         }
+        i += 1;
     }
-    table.resize(offset + size, Bitboard::EMPTY);
-    let mut epoch = vec![0u32; size];
-    let mut attempt = 0u32;
-    let mut candidate = Some(known);
-    loop {
-        let magic = match candidate.take() {
-            Some(m) => m,
-            None => sparse_random(rng),
-        };
-        if (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
-            continue;
-        }
-        attempt += 1;
-        let m = Magic { mask, magic, shift: 64 - bits, offset };
-        let mut ok = true;
-        for (occ, att) in occupancies.iter().zip(&reference) {
-            let idx = ((occ.wrapping_mul(magic)) >> m.shift) as usize;
-            if epoch[idx] < attempt {
-                epoch[idx] = attempt;
-                table[offset + idx] = *att;
-            } else if table[offset + idx] != *att {
-                ok = false;
+    mask
+}
+
+/// [`sliding_attacks_slow`] at compile time.
+const fn sliding_attacks_const(sq: usize, rook: bool, occupied: u64) -> u64 {
+    let dirs = if rook { ROOK_DIRS } else { BISHOP_DIRS };
+    let mut result = 0u64;
+    let mut i = 0;
+    while i < 4 {
+        let (df, dr) = dirs[i];
+        let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
+        loop {
+            f += df;
+            r += dr;
+            if f < 0 || f >= 8 || r < 0 || r >= 8 {
+                break;
+            }
+            let bit = 1u64 << (r * 8 + f);
+            result |= bit;
+            if occupied & bit != 0 {
                 break;
             }
         }
-        if ok {
-            return m;
-        }
+        i += 1;
     }
+    result
 }
 
-static SLIDERS: Lazy<SliderTables> = Lazy::new(|| {
-    let mut attacks = Vec::with_capacity(108_000);
-    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
-    let mut rook = [Magic::default(); 64];
-    let mut bishop = [Magic::default(); 64];
-    for sq in Square::all() {
-        rook[sq.index()] = init_square(&ROOK_DIRS, sq, ROOK_MAGICS[sq.index()], attacks.len(), &mut attacks, &mut rng);
+/// The entries of both sliders' tables: each square's slice holds 2^(relevant bits).
+const fn slider_entries() -> usize {
+    let mut n = 0;
+    let mut sq = 0;
+    while sq < 64 {
+        n += 1 << relevant_mask(sq, true).count_ones();
+        n += 1 << relevant_mask(sq, false).count_ones();
+        sq += 1;
     }
-    for sq in Square::all() {
-        bishop[sq.index()] =
-            init_square(&BISHOP_DIRS, sq, BISHOP_MAGICS[sq.index()], attacks.len(), &mut attacks, &mut rng);
-    }
-    SliderTables { rook, bishop, attacks }
-});
+    n
+}
 
+const SLIDER_ENTRIES: usize = slider_entries();
+
+/// The sliders' tables, filled at compile time from the stored magics (the rooks' squares
+/// first, then the bishops'), each square's occupancies enumerated (Carry-Rippler) with their
+/// true attacks. A stored magic that maps two occupancies with different attacks to one entry
+/// stops the build.
+const fn slider_tables() -> SliderTables {
+    const UNSET: u64 = u64::MAX; // no slider attacks every square
+    let none = Magic { mask: 0, magic: 0, shift: 0, offset: 0 };
+    let mut t = SliderTables { rook: [none; 64], bishop: [none; 64], attacks: [Bitboard(UNSET); SLIDER_ENTRIES] };
+    let mut offset = 0;
+    let mut pass = 0;
+    while pass < 2 {
+        let rook = pass == 0;
+        let mut sq = 0;
+        while sq < 64 {
+            let mask = relevant_mask(sq, rook);
+            let bits = mask.count_ones();
+            let magic = if rook { ROOK_MAGICS[sq] } else { BISHOP_MAGICS[sq] };
+            let m = Magic { mask, magic, shift: 64 - bits, offset };
+            let mut subset = 0u64;
+            loop {
+                let attacks = sliding_attacks_const(sq, rook, subset);
+                let i = offset + (subset.wrapping_mul(magic) >> m.shift) as usize;
+                if t.attacks[i].0 == UNSET {
+                    t.attacks[i] = Bitboard(attacks);
+                } else if t.attacks[i].0 != attacks {
+                    panic!("a stored magic maps two occupancies with different attacks to one entry");
+                }
+                subset = subset.wrapping_sub(mask) & mask;
+                if subset == 0 {
+                    break;
+                }
+            }
+            if rook {
+                t.rook[sq] = m;
+            } else {
+                t.bishop[sq] = m;
+            }
+            offset += 1 << bits;
+            sq += 1;
+        }
+        pass += 1;
+    }
+    // The entries no occupancy maps to.
+    let mut i = 0;
+    while i < SLIDER_ENTRIES {
+        if t.attacks[i].0 == UNSET {
+            t.attacks[i] = Bitboard::EMPTY;
+        }
+        i += 1;
+    }
+    t
+}
+
+#[allow(long_running_const_eval)]
+static SLIDERS: SliderTables = slider_tables();
+
+/// The `between` and `line` tables, by the two squares: built at compile time (a plain static,
+/// no lazy dereference in the hot paths of the move filters).
 struct LineTables {
     /// Squares strictly between two squares on a common line, else empty.
-    between: Vec<[Bitboard; 64]>,
+    between: [[Bitboard; 64]; 64],
     /// The whole line (edge to edge) through two squares, else empty.
-    line: Vec<[Bitboard; 64]>,
+    line: [[Bitboard; 64]; 64],
 }
 
-static LINES: Lazy<LineTables> = Lazy::new(|| {
-    let mut between = vec![[Bitboard::EMPTY; 64]; 64];
-    let mut line = vec![[Bitboard::EMPTY; 64]; 64];
-    for a in Square::all() {
-        for (dirs, _) in [(&ROOK_DIRS, 0), (&BISHOP_DIRS, 1)] {
-            let from_a = sliding_attacks_slow(dirs, a, Bitboard::EMPTY);
-            for b in from_a {
-                let from_b = sliding_attacks_slow(dirs, b, Bitboard::EMPTY);
-                line[a.index()][b.index()] = (from_a & from_b) | Bitboard::from_square(a) | Bitboard::from_square(b);
-                between[a.index()][b.index()] = sliding_attacks_slow(dirs, a, Bitboard::from_square(b))
-                    & sliding_attacks_slow(dirs, b, Bitboard::from_square(a));
-            }
+/// The squares from `sq` (a square index) along the direction (`df`, `dr`) to the edge.
+const fn ray(sq: usize, df: i8, dr: i8) -> u64 {
+    let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
+    let mut bits = 0u64;
+    loop {
+        f += df;
+        r += dr;
+        if f < 0 || f >= 8 || r < 0 || r >= 8 {
+            break;
         }
+        bits |= 1 << (r * 8 + f);
     }
-    LineTables { between, line }
-});
-
-/// Forces the lazy tables; called at start-up so the first search does not pay for it.
-pub fn init() {
-    Lazy::force(&SLIDERS);
-    Lazy::force(&LINES);
+    bits
 }
+
+const fn line_tables() -> LineTables {
+    const DIRS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+    let mut t = LineTables { between: [[Bitboard::EMPTY; 64]; 64], line: [[Bitboard::EMPTY; 64]; 64] };
+    let mut a = 0;
+    while a < 64 {
+        let mut i = 0;
+        while i < DIRS.len() {
+            let (df, dr) = DIRS[i];
+            let whole = ray(a, df, dr) | ray(a, -df, -dr) | 1 << a;
+            // Walk from a to the edge: each square b gets the squares passed before it.
+            let (mut f, mut r) = ((a % 8) as i8, (a / 8) as i8);
+            let mut passed = 0u64;
+            loop {
+                f += df;
+                r += dr;
+                if f < 0 || f >= 8 || r < 0 || r >= 8 {
+                    break;
+                }
+                let b = (r * 8 + f) as usize;
+                t.between[a][b] = Bitboard(passed);
+                t.line[a][b] = Bitboard(whole);
+                passed |= 1 << b;
+            }
+            i += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+static LINES: LineTables = line_tables();
+
+/// Once forced the lazy tables at start-up; they are built at compile time now, so there is
+/// nothing left to do (kept for its callers).
+#[inline(always)]
+pub fn init() {}
 
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    let t = &*SLIDERS;
+    let t = &SLIDERS;
     t.attacks[t.bishop[sq.index()].index(occupied)]
 }
 
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    let t = &*SLIDERS;
+    let t = &SLIDERS;
     t.attacks[t.rook[sq.index()].index(occupied)]
 }
 
@@ -423,6 +477,7 @@ pub fn empty_board_attacks(pt: PieceType, sq: Square) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
 
     #[test]
     fn magic_attacks_match_ray_walking() {
@@ -432,6 +487,49 @@ mod tests {
                 let occ = Bitboard(rng.next_u64() & rng.next_u64());
                 assert_eq!(rook_attacks(sq, occ), sliding_attacks_slow(&ROOK_DIRS, sq, occ));
                 assert_eq!(bishop_attacks(sq, occ), sliding_attacks_slow(&BISHOP_DIRS, sq, occ));
+            }
+        }
+    }
+
+    /// The compile-time tables against their construction from the ray walk (as they were
+    /// built at start-up before).
+    #[test]
+    fn line_tables_match_ray_walking() {
+        for a in Square::all() {
+            for b in Square::all() {
+                let (mut line_ab, mut between_ab) = (Bitboard::EMPTY, Bitboard::EMPTY);
+                for dirs in [&ROOK_DIRS, &BISHOP_DIRS] {
+                    let from_a = sliding_attacks_slow(dirs, a, Bitboard::EMPTY);
+                    if from_a.contains(b) {
+                        let from_b = sliding_attacks_slow(dirs, b, Bitboard::EMPTY);
+                        line_ab = (from_a & from_b) | Bitboard::from_square(a) | Bitboard::from_square(b);
+                        between_ab = sliding_attacks_slow(dirs, a, Bitboard::from_square(b))
+                            & sliding_attacks_slow(dirs, b, Bitboard::from_square(a));
+                    }
+                }
+                assert_eq!(line(a, b), line_ab, "{a:?} {b:?}");
+                assert_eq!(between(a, b), between_ab, "{a:?} {b:?}");
+            }
+        }
+    }
+
+    /// Every occupancy of every square's relevant mask (all the tables' entries): the
+    /// compile-time tables against the ray walk.
+    #[test]
+    fn magic_attacks_match_ray_walking_on_every_relevant_occupancy() {
+        for sq in Square::all() {
+            for (rook, dirs) in [(true, &ROOK_DIRS), (false, &BISHOP_DIRS)] {
+                let mask = relevant_mask(sq.index(), rook);
+                let mut subset = 0u64;
+                loop {
+                    let occ = Bitboard(subset);
+                    let table = if rook { rook_attacks(sq, occ) } else { bishop_attacks(sq, occ) };
+                    assert_eq!(table, sliding_attacks_slow(dirs, sq, occ), "{sq:?} {subset:#x}");
+                    subset = subset.wrapping_sub(mask) & mask;
+                    if subset == 0 {
+                        break;
+                    }
+                }
             }
         }
     }
