@@ -95,6 +95,11 @@ impl<'p> Replies<'p> {
                 king_to = king_to.with(t);
             }
         }
+        // A bare king has no other moves (no piece to move, no rook to castle with, no pawn to
+        // take en passant): no square need be kept for them.
+        if pos.color(loser) == Bitboard::from_square(king) {
+            return Replies { pos, winner, all: false, king, king_to, to: Bitboard::EMPTY, pawns, loser };
+        }
         match last_free_squares(pos, winner, king) {
             Some(to) => Replies { pos, winner, all: false, king, king_to, to, pawns, loser },
             None => Replies { pos, winner, all: true, king, king_to, to: Bitboard::FULL, pawns, loser },
@@ -845,6 +850,9 @@ mod tests {
             assert!(!mates_after(&pos).is_empty(), "{fen}");
             positions.push(pos);
         }
+        // A bare king to move skips `last_free_squares`: enough of them are among the positions.
+        let bare = positions.iter().filter(|p| p.color(p.side_to_move()).count() == 1).count();
+        assert!(bare > 1_000, "{bare} positions with a bare king to move");
         let mut seen = Seen::default();
         let failures: Vec<String> = positions.iter().filter_map(|p| compare(p, &mut seen).err()).take(10).collect();
         assert!(failures.is_empty(), "{failures:#?}");
