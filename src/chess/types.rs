@@ -258,6 +258,7 @@ impl Rank {
         }
     }
     /// The rank as seen from `color`'s side (rank 2 for White is rank 7 for Black).
+    #[inline(always)]
     pub const fn relative(self, color: Color) -> Rank {
         match color {
             Color::White => self,
@@ -422,6 +423,7 @@ pub enum MoveKind {
 }
 
 impl MoveKind {
+    #[inline(always)]
     const fn from_bits(b: u16) -> MoveKind {
         match b {
             0 => MoveKind::Quiet,
@@ -540,6 +542,7 @@ impl Move {
         self.0.get() >> 12 & 12 != 0
     }
 
+    #[inline]
     pub const fn promotion(self) -> Option<PieceType> {
         if !self.is_promotion() {
             return None;
