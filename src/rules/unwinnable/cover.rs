@@ -131,8 +131,10 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
 });
 
 /// K and the squares next to it: where a mated king and its flight squares are.
+#[inline(always)]
 fn block_of(k: Square) -> Bitboard {
-    Bitboard::from_square(k).grown()
+    // The king's steps from the compile-time table (`grown` shifts the board eight ways).
+    king_attacks(k).with(k)
 }
 
 /// The most winner moves the knapsack handles; longer lines are never ruled out.
@@ -163,8 +165,9 @@ fn any_block(
     loser_moves: usize,
 ) -> bool {
     let king = pos.king_square(loser);
-    let mut reach = Bitboard::from_square(king);
-    for _ in 0..loser_moves {
+    // The squares within `loser_moves` king steps (one step: the block, from a table).
+    let mut reach = if loser_moves == 0 { Bitboard::from_square(king) } else { block_of(king) };
+    for _ in 1..loser_moves {
         reach = reach.grown();
     }
     reach.into_iter().any(|k| {
@@ -520,6 +523,7 @@ mod tests {
     fn grown_is_every_king_step() {
         for sq in Square::all() {
             assert_eq!(Bitboard::from_square(sq).grown(), king_attacks(sq).with(sq), "{sq}");
+            assert_eq!(block_of(sq), Bitboard::from_square(sq).grown(), "{sq}");
         }
     }
 
