@@ -405,7 +405,10 @@ impl Winners {
         let (men, king) = self.men[..self.count].split_at(self.count - 1);
         for man in men.iter().chain(king) {
             if let Some(i) = top[..moves].iter().position(|&c| man.most > c) {
-                top.copy_within(i..moves - 1, i + 1);
+                // Shifted down by hand: `copy_within` was a call to memmove for a few bytes.
+                for j in (i + 1..moves).rev() {
+                    top[j] = top[j - 1];
+                }
                 top[i] = man.most;
             }
         }
