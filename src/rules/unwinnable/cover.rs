@@ -151,7 +151,7 @@ pub fn may_mate_within(pos: &Position, winner: Color, plies: usize) -> bool {
     let loser = winner.flip();
     let winners = Winners::new(pos, winner, winner_moves, &TABLES);
     let blockers = pos.color(loser).without(pos.king_square(loser));
-    any_block(pos, loser, blockers, &winners, winner_moves, loser_moves)
+    any_block(pos, loser, blockers, &winners, winner_moves, loser_moves, pos.side_to_move() == loser)
 }
 
 /// The bound's test on every square the loser's king can reach ([`may_mate_within`]): the
@@ -163,12 +163,16 @@ fn any_block(
     winners: &Winners,
     winner_moves: usize,
     loser_moves: usize,
+    loser_first: bool,
 ) -> bool {
     let king = pos.king_square(loser);
     // The squares within `loser_moves` king steps (one step: the block, from a table).
     let mut reach = if loser_moves == 0 { Bitboard::from_square(king) } else { block_of(king) };
     for _ in 1..loser_moves {
         reach = reach.grown();
+    }
+    if loser_first && loser_moves == 1 {
+        reach = first_step_reach(king, blockers, winners);
     }
     reach.into_iter().any(|k| {
         let block = block_of(k);
@@ -195,6 +199,15 @@ fn any_block(
         }
         false
     })
+}
+
+/// K where the loser, to move, has one move left (`blockers`: its pieces but the king on
+/// `king`): its square, or its king's step, a legal one, so not onto one of its own pieces nor
+/// onto a square the winner's pawns, knights or king attack (they have not moved; their
+/// attacks do not depend on the board, and a piece taken on K never attacked its own square).
+#[inline(always)]
+fn first_step_reach(king: Square, blockers: Bitboard, winners: &Winners) -> Bitboard {
+    (block_of(king) - blockers - winners.leapers).with(king)
 }
 
 /// The bound two half-moves from the end (the loser to move, the winner's mate next) after
@@ -228,7 +241,7 @@ impl<'p> AfterWinnerMove<'p> {
             None => self.pos.piece_at(from)?.kind,
         };
         // The mover on its new square, and back after the test.
-        let (man, king, sums) = (w.men[i], w.king, (w.attacked, w.twice, w.most_caps));
+        let (man, king, sums) = (w.men[i], w.king, (w.attacked, w.twice, w.most_caps, w.leapers));
         w.men[i] = Man::new(&TABLES, w.color, kind, to, 1);
         if kind == PieceType::King {
             w.king = to;
@@ -237,9 +250,10 @@ impl<'p> AfterWinnerMove<'p> {
         let loser = w.color.flip();
         // A piece taken on `to` is gone.
         let blockers = self.pos.color(loser).without(self.pos.king_square(loser)).without(to);
-        let may = any_block(self.pos, loser, blockers, w, 1, 1);
+        // The loser moves next: its king's step is legal.
+        let may = any_block(self.pos, loser, blockers, w, 1, 1, true);
         (w.men[i], w.king) = (man, king);
-        (w.attacked, w.twice, w.most_caps) = sums;
+        (w.attacked, w.twice, w.most_caps, w.leapers) = sums;
         Some(may)
     }
 }
@@ -285,6 +299,8 @@ struct Man {
     most: u8,
     /// What it attacks from where it stands, on the empty board.
     attacks: Bitboard,
+    /// A pawn, knight or king: `attacks` is what it attacks on any board.
+    leaper: bool,
     /// The fewest moves it takes to help on K's block, by K, at most `most_cost`.
     cost: &'static [u8; 64],
     most_cost: u8,
@@ -312,7 +328,8 @@ impl Man {
             }
             _ => (t.reach[kind.index()][square.index()], &t.one, u8::MAX, &t.cap[kind.index()]),
         };
-        let mut man = Man { square, most: t.most[kind.index()], attacks, cost, most_cost, cap };
+        let leaper = matches!(kind, PieceType::Pawn | PieceType::Knight | PieceType::King);
+        let mut man = Man { square, most: t.most[kind.index()], attacks, leaper, cost, most_cost, cap };
         if kind == PieceType::Pawn {
             // As a pawn, or promoted (as a queen, at the cheaper of the two costs) where it can
             // promote within the moves.
@@ -353,6 +370,8 @@ struct Winners {
     /// The sum of the largest caps of as many pieces as the winner has moves: no block's
     /// squares left over can be more than this for a mate.
     most_caps: usize,
+    /// Attacked by the pawns, knights and king (on any board).
+    leapers: Bitboard,
 }
 
 /// Indexes of [`Winners::attacked`] and [`Winners::twice`].
@@ -390,6 +409,7 @@ impl Winners {
             attacked: [Bitboard::EMPTY; 2],
             twice: [Bitboard::EMPTY; 2],
             most_caps: 0,
+            leapers: Bitboard::EMPTY,
         };
         w.sum_up();
         w
@@ -412,11 +432,16 @@ impl Winners {
                 top[i] = man.most;
             }
         }
+        let mut leapers = Bitboard::EMPTY;
         for man in men {
             twice |= attacked & man.attacks;
             attacked |= man.attacks;
+            if man.leaper {
+                leapers |= man.attacks;
+            }
         }
         let king_attacks = king[0].attacks;
+        self.leapers = leapers | king_attacks;
         self.attacked = [attacked | king_attacks, attacked];
         self.twice = [twice | (attacked & king_attacks), twice];
         self.most_caps = top[..moves].iter().map(|&c| usize::from(c)).sum();
@@ -566,6 +591,44 @@ mod tests {
             }
         }
         assert!(asked > 100_000 && ruled_out * 10 > asked, "{ruled_out} of {asked}");
+    }
+
+    /// Every legal king step (castling aside) where the loser moves first with one move left is
+    /// onto a K of [`first_step_reach`] (its own pieces' squares and those the winner's pawns,
+    /// knights and king attack dropped), on the finals, the positions after them and after two
+    /// moves.
+    #[test]
+    fn the_king_never_steps_where_the_bound_drops_k() {
+        use crate::chess::movegen::legal_moves;
+        attacks::init();
+        let finals = include_str!("../../../tests/data/selfplay-finals.epd");
+        let (mut steps, mut dropped) = (0, 0);
+        for fen in finals.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            let root = Position::from_fen(fen).expect("test FEN");
+            let mut positions = vec![root];
+            for (i, &m) in legal_moves(&root).iter().enumerate() {
+                let child = root.make_move(m);
+                if i % 4 == 0 {
+                    positions.extend(legal_moves(&child).iter().map(|&r| child.make_move(r)));
+                }
+                positions.push(child);
+            }
+            for pos in &positions {
+                let loser = pos.side_to_move();
+                let king = pos.king_square(loser);
+                let winners = Winners::new(pos, loser.flip(), 1, &TABLES);
+                let reach = first_step_reach(king, pos.color(loser).without(king), &winners);
+                // Castling (the king onto its rook's square) leaves the bound at "maybe".
+                let castling = |m: &Move| matches!(m.kind(), MoveKind::CastleKing | MoveKind::CastleQueen);
+                for &m in legal_moves(pos).iter().filter(|m| m.from() == king && !castling(m)) {
+                    assert!(reach.contains(m.to()), "{m} in {pos:?}");
+                    steps += 1;
+                }
+                dropped += (block_of(king) - reach).count() as usize;
+            }
+        }
+        println!("{steps} king steps, {dropped} squares dropped");
+        assert!(steps > 100_000 && dropped > 100_000, "{steps} king steps, {dropped} squares dropped");
     }
 
     #[test]
