@@ -446,9 +446,11 @@ pub fn decide_with_example(pos: &Position, side: Color, budget: Budget, nodes: u
 /// The nodes of the batch's example that go to lengths of at most
 /// [`shorten::SHORT_PLIES`] half-moves before the decision is asked: all of its search, as the
 /// decision's line gets none ([`EXAMPLE_NODES`]). With the cheaper bound and reply filters of
-/// 2026-12-05, 350 show a shortest example on 2,539 of the finals' 3,403 sides with one at the
-/// median main's 250 took (2,438; 400: 2,573 at the edge of 100 µs; see docs/unwinnable.md).
-const SHORT_FIRST_NODES: u64 = 350;
+/// 2026-12-05, 350 showed a shortest example on 2,539 of the finals' 3,403 sides with one at the
+/// median main's 250 took (2,438); with the compile-time attack tables and the bound's legal
+/// first step (the same day, later), 400 show one on 2,573 at or under the median 350 took
+/// before them (450: 2,597, a few µs over; see docs/unwinnable.md).
+const SHORT_FIRST_NODES: u64 = 400;
 
 /// `d` with its helpmate made an example ([`shorten::example`]) within `nodes` (added to the
 /// decision's), from `from_plies` half-moves (the shorter lengths known to hold no helpmate).
