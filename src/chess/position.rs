@@ -688,6 +688,23 @@ impl Position {
     }
 }
 
+/// A test's sample of positions near `self`: itself, its children and the children of every
+/// fourth child.
+#[cfg(test)]
+impl Position {
+    pub(crate) fn with_nearby(self) -> Vec<Position> {
+        let mut positions = vec![self];
+        for (i, &m) in crate::chess::movegen::legal_moves(&self).iter().enumerate() {
+            let child = self.make_move(m);
+            if i % 4 == 0 {
+                positions.extend(crate::chess::movegen::legal_moves(&child).iter().map(|&r| child.make_move(r)));
+            }
+            positions.push(child);
+        }
+        positions
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -701,15 +718,7 @@ mod tests {
         let perft = include_str!("../../tests/data/perft.epd").lines().filter_map(|l| l.split(';').next());
         let (mut answered, mut moves) = (0, 0);
         for fen in perft.map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-            let root = Position::from_fen(fen).expect("test FEN");
-            let mut positions = vec![root];
-            for (i, &m) in legal_moves(&root).iter().enumerate() {
-                let child = root.make_move(m);
-                if i % 4 == 0 {
-                    positions.extend(legal_moves(&child).iter().map(|&r| child.make_move(r)));
-                }
-                positions.push(child);
-            }
+            let positions = Position::from_fen(fen).expect("test FEN").with_nearby();
             for pos in &positions {
                 for &m in legal_moves(pos).iter() {
                     moves += 1;

@@ -570,15 +570,7 @@ mod tests {
         let finals = include_str!("../../../tests/data/selfplay-finals.epd");
         let (mut asked, mut ruled_out) = (0, 0);
         for fen in finals.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).step_by(4) {
-            let root = Position::from_fen(fen).expect("test FEN");
-            let mut positions = vec![root];
-            for (i, &m) in legal_moves(&root).iter().enumerate() {
-                let child = root.make_move(m);
-                if i % 4 == 0 {
-                    positions.extend(legal_moves(&child).iter().map(|&r| child.make_move(r)));
-                }
-                positions.push(child);
-            }
+            let positions = Position::from_fen(fen).expect("test FEN").with_nearby();
             for pos in &positions {
                 let winner = pos.side_to_move();
                 let Some(mut after) = AfterWinnerMove::new(pos, winner) else { continue };
@@ -604,15 +596,7 @@ mod tests {
         let finals = include_str!("../../../tests/data/selfplay-finals.epd");
         let (mut steps, mut dropped) = (0, 0);
         for fen in finals.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-            let root = Position::from_fen(fen).expect("test FEN");
-            let mut positions = vec![root];
-            for (i, &m) in legal_moves(&root).iter().enumerate() {
-                let child = root.make_move(m);
-                if i % 4 == 0 {
-                    positions.extend(legal_moves(&child).iter().map(|&r| child.make_move(r)));
-                }
-                positions.push(child);
-            }
+            let positions = Position::from_fen(fen).expect("test FEN").with_nearby();
             for pos in &positions {
                 let loser = pos.side_to_move();
                 let king = pos.king_square(loser);
