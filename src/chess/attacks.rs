@@ -30,9 +30,6 @@ static KNIGHT: [Bitboard; 64] = leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2),
 static KING: [Bitboard; 64] = leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
 static PAWN: [[Bitboard; 64]; 2] = [leaper_table(&[(-1, 1), (1, 1)]), leaper_table(&[(-1, -1), (1, -1)])];
 
-const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-
 #[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     KNIGHT[sq.index()]
@@ -227,61 +224,91 @@ const BISHOP_MAGICS: [u64; 64] = [
     0x0402020801010201,
 ];
 
+/// The rays from every square in the eight directions, indexed `[square][direction]`.
+type Rays = [[u64; 8]; 64];
+
+/// The rook's directions are `0..4` of [`DIRS`], the bishop's `4..8`.
+const DIRS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+const fn rays() -> Rays {
+    let mut t = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            t[sq][d] = ray(sq, DIRS[d].0, DIRS[d].1);
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// A direction that walks towards higher square indices: its first blocker is the ray's lowest
+/// set bit, else its highest.
+const fn ascending(d: usize) -> bool {
+    let (df, dr) = DIRS[d];
+    dr > 0 || (dr == 0 && df > 0)
+}
+
+/// The first of `bits` met walking from the origin in direction `d` (`bits` not empty).
+const fn nearest(bits: u64, d: usize) -> usize {
+    if ascending(d) {
+        bits.trailing_zeros() as usize
+    } else {
+        63 - bits.leading_zeros() as usize
+    }
+}
+
+/// The index in [`DIRS`] of the slider's first direction: the rook's or the bishop's.
+const fn first_dir(rook: bool) -> usize {
+    if rook {
+        0
+    } else {
+        4
+    }
+}
+
 /// Relevant occupancy: the rays without their last square (the edge never blocks anything
 /// beyond); `rook`: the rook's rays, else the bishop's.
-const fn relevant_mask(sq: usize, rook: bool) -> u64 {
-    let dirs = if rook { ROOK_DIRS } else { BISHOP_DIRS };
+const fn relevant_mask(rays: &Rays, sq: usize, rook: bool) -> u64 {
     let mut mask = 0u64;
-    let mut i = 0;
-    while i < 4 {
-        let (df, dr) = dirs[i];
-        let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
-        loop {
-            f += df;
-            r += dr;
-            let (nf, nr) = (f + df, r + dr);
-            if nf < 0 || nf >= 8 || nr < 0 || nr >= 8 {
-                break;
-            }
-            mask |= 1 << (r * 8 + f);
+    let mut d = first_dir(rook);
+    while d < first_dir(rook) + 4 {
+        let r = rays[sq][d];
+        if r != 0 {
+            // The farthest square is the nearest one walking back from the other end.
+            let edge = if ascending(d) { 63 - r.leading_zeros() } else { r.trailing_zeros() };
+            mask |= r & !(1 << edge);
         }
-        i += 1;
+        d += 1;
     }
     mask
 }
 
-/// [`sliding_attacks_slow`] at compile time.
-const fn sliding_attacks_const(sq: usize, rook: bool, occupied: u64) -> u64 {
-    let dirs = if rook { ROOK_DIRS } else { BISHOP_DIRS };
+/// [`sliding_attacks_slow`] at compile time: each ray up to and including its first blocker
+/// (the ray minus the blocker's own ray beyond it), a few operations a direction where a walk
+/// square by square cost seconds of each build.
+const fn sliding_attacks_const(rays: &Rays, sq: usize, rook: bool, occupied: u64) -> u64 {
     let mut result = 0u64;
-    let mut i = 0;
-    while i < 4 {
-        let (df, dr) = dirs[i];
-        let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
-        loop {
-            f += df;
-            r += dr;
-            if f < 0 || f >= 8 || r < 0 || r >= 8 {
-                break;
-            }
-            let bit = 1u64 << (r * 8 + f);
-            result |= bit;
-            if occupied & bit != 0 {
-                break;
-            }
-        }
-        i += 1;
+    let mut d = first_dir(rook);
+    while d < first_dir(rook) + 4 {
+        let r = rays[sq][d];
+        let blockers = r & occupied;
+        result |= if blockers == 0 { r } else { r & !rays[nearest(blockers, d)][d] };
+        d += 1;
     }
     result
 }
 
 /// The entries of both sliders' tables: each square's slice holds 2^(relevant bits).
 const fn slider_entries() -> usize {
+    let rays = rays();
     let mut n = 0;
     let mut sq = 0;
     while sq < 64 {
-        n += 1 << relevant_mask(sq, true).count_ones();
-        n += 1 << relevant_mask(sq, false).count_ones();
+        n += 1 << relevant_mask(&rays, sq, true).count_ones();
+        n += 1 << relevant_mask(&rays, sq, false).count_ones();
         sq += 1;
     }
     n
@@ -294,26 +321,29 @@ const SLIDER_ENTRIES: usize = slider_entries();
 /// true attacks. A stored magic that maps two occupancies with different attacks to one entry
 /// stops the build.
 const fn slider_tables() -> SliderTables {
-    const UNSET: u64 = u64::MAX; // no slider attacks every square
+    let rays = rays();
     let none = Magic { mask: 0, magic: 0, shift: 0, offset: 0 };
-    let mut t = SliderTables { rook: [none; 64], bishop: [none; 64], attacks: [Bitboard(UNSET); SLIDER_ENTRIES] };
+    let mut t = SliderTables { rook: [none; 64], bishop: [none; 64], attacks: [Bitboard::EMPTY; SLIDER_ENTRIES] };
     let mut offset = 0;
     let mut pass = 0;
     while pass < 2 {
         let rook = pass == 0;
         let mut sq = 0;
         while sq < 64 {
-            let mask = relevant_mask(sq, rook);
+            let mask = relevant_mask(&rays, sq, rook);
             let bits = mask.count_ones();
             let magic = if rook { ROOK_MAGICS[sq] } else { BISHOP_MAGICS[sq] };
             let m = Magic { mask, magic, shift: 64 - bits, offset };
             let mut subset = 0u64;
             loop {
-                let attacks = sliding_attacks_const(sq, rook, subset);
+                let attacks = sliding_attacks_const(&rays, sq, rook, subset);
                 let i = offset + (subset.wrapping_mul(magic) >> m.shift) as usize;
-                if t.attacks[i].0 == UNSET {
+                // A slider always attacks some square, so an empty entry is one not yet filled
+                // (and the entries no occupancy maps to stay empty).
+                let entry = t.attacks[i].0;
+                if entry == 0 {
                     t.attacks[i] = Bitboard(attacks);
-                } else if t.attacks[i].0 != attacks {
+                } else if entry != attacks {
                     panic!("a stored magic maps two occupancies with different attacks to one entry");
                 }
                 subset = subset.wrapping_sub(mask) & mask;
@@ -330,14 +360,6 @@ const fn slider_tables() -> SliderTables {
             sq += 1;
         }
         pass += 1;
-    }
-    // The entries no occupancy maps to.
-    let mut i = 0;
-    while i < SLIDER_ENTRIES {
-        if t.attacks[i].0 == UNSET {
-            t.attacks[i] = Bitboard::EMPTY;
-        }
-        i += 1;
     }
     t
 }
@@ -370,7 +392,6 @@ const fn ray(sq: usize, df: i8, dr: i8) -> u64 {
 }
 
 const fn line_tables() -> LineTables {
-    const DIRS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
     let mut t = LineTables { between: [[Bitboard::EMPTY; 64]; 64], line: [[Bitboard::EMPTY; 64]; 64] };
     let mut a = 0;
     while a < 64 {
@@ -479,6 +500,38 @@ mod tests {
     use super::*;
     use crate::rng::Rng;
 
+    const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+    /// The relevant mask by walking each ray and leaving out its last square.
+    fn relevant_mask_slow(dirs: &[(i8, i8)], sq: Square) -> u64 {
+        let mut mask = 0u64;
+        for &(df, dr) in dirs {
+            let (mut f, mut r) = (sq.file().index() as i8, sq.rank().index() as i8);
+            let mut walked = Vec::new();
+            loop {
+                f += df;
+                r += dr;
+                if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                    break;
+                }
+                walked.push(r * 8 + f);
+            }
+            walked.pop();
+            mask |= walked.iter().fold(0u64, |m, &s| m | 1 << s);
+        }
+        mask
+    }
+
+    #[test]
+    fn relevant_masks_match_ray_walking() {
+        let rays = rays();
+        for sq in Square::all() {
+            assert_eq!(relevant_mask(&rays, sq.index(), true), relevant_mask_slow(&ROOK_DIRS, sq), "{sq:?}");
+            assert_eq!(relevant_mask(&rays, sq.index(), false), relevant_mask_slow(&BISHOP_DIRS, sq), "{sq:?}");
+        }
+    }
+
     #[test]
     fn magic_attacks_match_ray_walking() {
         let mut rng = Rng::new(12345);
@@ -519,7 +572,7 @@ mod tests {
     fn magic_attacks_match_ray_walking_on_every_relevant_occupancy() {
         for sq in Square::all() {
             for (rook, dirs) in [(true, &ROOK_DIRS), (false, &BISHOP_DIRS)] {
-                let mask = relevant_mask(sq.index(), rook);
+                let mask = relevant_mask_slow(dirs, sq);
                 let mut subset = 0u64;
                 loop {
                     let occ = Bitboard(subset);
