@@ -63,7 +63,8 @@ impl StaticEval for Network<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::nnue::tests::test_net;
+    use super::super::nnue::layout;
+    use super::super::nnue::tests::test_net_with;
     use super::*;
     use crate::chess::movegen::is_legal;
     use crate::engine::{Engine, EngineOptions, Limits, SearchControl, SearchRequest};
@@ -89,20 +90,29 @@ mod tests {
     #[test]
     fn every_network_evaluation_of_a_search_is_exact() {
         crate::chess::attacks::init();
-        let path = std::env::temp_dir().join(format!("arbiter-search-test-{}.nnue", std::process::id()));
-        test_net(21).write(&path).expect("write the test network");
-        let name = path.to_string_lossy().to_string();
+        let file = |layout: layout::InputLayout| {
+            let name = format!("arbiter-search-test-{}-{}.nnue", layout.name(), std::process::id());
+            let path = std::env::temp_dir().join(name);
+            test_net_with(21, layout).write(&path).expect("write the test network");
+            path
+        };
+        let (flat, buckets) = (file(layout::FLAT), file(layout::MIRROR4));
         let before = CHECKED.load(Ordering::Relaxed);
-        for (threads, chess960, fen) in [
-            (1, false, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
-            (1, false, "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"),
-            (1, false, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"),
-            (1, false, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
-            (1, true, "1r4kr/p6p/8/8/8/8/P6P/1R4KR w HBhb - 0 1"),
-            (2, true, "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"),
-            (2, false, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        for (threads, chess960, fen, path) in [
+            (1, false, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &flat),
+            (1, false, "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", &flat),
+            (1, false, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", &flat),
+            (1, false, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", &flat),
+            (1, true, "1r4kr/p6p/8/8/8/8/P6P/1R4KR w HBhb - 0 1", &flat),
+            (2, true, "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", &flat),
+            (2, false, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &flat),
+            // King buckets, mirrored: castling both ways, Chess960 castling, a king walk.
+            (1, false, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &buckets),
+            (1, true, "1r4kr/p6p/8/8/8/8/P6P/1R4KR w HBhb - 0 1", &buckets),
+            (2, false, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", &buckets),
         ] {
-            let opts = EngineOptions { threads, chess960, eval_file: name.clone(), ..EngineOptions::default() };
+            let name = path.to_string_lossy().to_string();
+            let opts = EngineOptions { threads, chess960, eval_file: name, ..EngineOptions::default() };
             let mut engine = Engine::new(opts).expect("engine with the test network");
             let mut position = Position::from_fen(fen).expect("fen");
             position.set_chess960(chess960);
@@ -111,7 +121,8 @@ mod tests {
             let r = engine.search(request, &Arc::new(SearchControl::new()), &mut |_| {});
             assert!(r.best.is_some_and(|m| is_legal(&position, m)), "{fen}: {:?}", r.best);
         }
-        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(&flat);
+        let _ = std::fs::remove_file(&buckets);
         let checked = CHECKED.load(Ordering::Relaxed) - before;
         assert_eq!(WRONG.load(Ordering::Relaxed), 0, "of {checked}");
         assert!(checked > 10_000, "only {checked} evaluations checked");

@@ -7,7 +7,7 @@ use crate::common::rng::Rng;
 use crate::common::{arbiter_cli, Engine};
 use arbiter::chess::notation::parse_uci_move;
 use arbiter::chess::Position;
-use arbiter::engine::nnue::Network;
+use arbiter::engine::nnue::{layout, InputLayout, Network};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -15,9 +15,14 @@ const WAIT: Duration = Duration::from_secs(60);
 
 /// A seeded random network with a trained one's weight ranges, written to a temporary file.
 fn random_network_file(name: &str, seed: u64) -> (PathBuf, Network) {
+    random_network_file_with(name, seed, layout::FLAT)
+}
+
+/// [`random_network_file`] with this input layout.
+fn random_network_file_with(name: &str, seed: u64, layout: InputLayout) -> (PathBuf, Network) {
     let mut r = Rng::new(seed);
     let mut range = |lo: i64, hi: i64| (lo + r.below_u64((hi - lo + 1) as u64) as i64) as i16;
-    let mut net = Network::zeroed();
+    let mut net = Network::zeroed_with(layout);
     net.ft_weights.iter_mut().for_each(|w| *w = range(-30, 30));
     net.ft_bias.iter_mut().for_each(|w| *w = range(0, 100));
     net.out_weights.iter_mut().for_each(|w| *w = range(-127, 127));
@@ -71,6 +76,53 @@ fn a_network_file_is_what_eval_and_the_search_use() {
     e.send("quit");
     assert!(e.wait_exit(Duration::from_secs(10)));
     let _ = std::fs::remove_file(&path);
+}
+
+/// A network with king buckets through UCI: `eval` after king moves across the d/e file and
+/// the buckets' ranks is the reference evaluation, and the search plays.
+#[test]
+fn a_king_bucket_network_file_is_what_eval_uses() {
+    arbiter::chess::attacks::init();
+    let (path, net) = random_network_file_with("uci-buckets", 0x5eed_0005, layout::MIRROR4);
+    let mut e = Engine::start();
+    e.send("uci");
+    e.wait_for("uciok", WAIT, |l| l == "uciok");
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    let moves = ["e2e4", "e7e5", "e1e2", "e8e7", "e2d3", "e7d6", "d3c3", "d6c6", "c3b3", "c6b6"];
+    let mut pos = Position::startpos();
+    for (i, m) in moves.iter().enumerate() {
+        pos = pos.make_move(parse_uci_move(&pos, m).expect("move"));
+        e.send(&format!("position startpos moves {}", moves[..=i].join(" ")));
+        e.send("eval");
+        let line = e.wait_for("NNUE evaluation", WAIT, |l| l.starts_with("NNUE evaluation: "));
+        let stm = net.evaluate(&pos);
+        assert!(line.contains(&format!("{stm} cp (side to move)")), "after {m}: {line}, expected {stm}");
+    }
+    e.send("go nodes 20000");
+    legal_bestmove(&mut e, &pos);
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(10)));
+    let _ = std::fs::remove_file(&path);
+}
+
+/// The built-in network N7 is a version 1 file: read as the flat layout, written back byte
+/// for byte, and evaluating as it did before input layouts (figures from `eval` at 6b3fcec).
+#[test]
+fn the_version_1_network_reads_and_evaluates_as_before() {
+    arbiter::chess::attacks::init();
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/default.nnue");
+    let bytes = std::fs::read(&file).expect("nets/default.nnue");
+    assert_eq!(bytes[8..12], 1u32.to_le_bytes());
+    let net = Network::from_bytes(&bytes).expect("N7");
+    assert_eq!(net.layout, layout::FLAT);
+    assert_eq!(net.to_bytes(), bytes);
+    for (fen, cp) in [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 32),
+        ("8/2k5/1p6/8/4P3/5N2/6K1/8 w - - 0 1", 257),
+        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1", 28),
+    ] {
+        assert_eq!(net.evaluate(&Position::from_fen(fen).expect("fen")), cp, "{fen}");
+    }
 }
 
 fn bench_nodes(args: &[&str]) -> u64 {

@@ -34,6 +34,12 @@ impl Board {
         self.kinds[k.index()] & self.colors[c.index()]
     }
 
+    /// The square of `c`'s king (a1 if there is none, which a position never lacks).
+    #[inline(always)]
+    pub fn king(&self, c: Color) -> Square {
+        Square::new((self.bits(c, PieceType::King).trailing_zeros() & 63) as u8)
+    }
+
     /// Every piece with its square.
     pub fn pieces(&self) -> impl Iterator<Item = (Piece, Square)> + '_ {
         Color::ALL.into_iter().flat_map(move |c| {
@@ -106,7 +112,7 @@ impl AccumulatorStack {
         }
         let p = &mut self.plies[0];
         p.board = Board::of(root);
-        nnue.refresh(p.board.pieces(), &mut p.acc);
+        nnue.refresh(&p.board, &mut p.acc);
         p.fresh = true;
     }
 
@@ -139,7 +145,7 @@ impl AccumulatorStack {
         if first == 0 {
             // Not reached from a fresh root (cannot happen in a search): from scratch.
             let p = &mut self.plies[0];
-            nnue.refresh(p.board.pieces(), &mut p.acc);
+            nnue.refresh(&p.board, &mut p.acc);
             p.fresh = true;
             first = 1;
         }
@@ -149,8 +155,10 @@ impl AccumulatorStack {
             let (done, rest) = self.plies.split_at_mut(r);
             let (prev, cur) = (&done[r - 1], &mut rest[0]);
             match changes(&prev.board, &cur.board, &mut added, &mut removed) {
-                Some((na, nr)) => nnue.update(&prev.acc, &added[..na], &removed[..nr], &mut cur.acc),
-                None => nnue.refresh(cur.board.pieces(), &mut cur.acc),
+                Some((na, nr)) => {
+                    nnue.update((&prev.board, &prev.acc), &cur.board, &added[..na], &removed[..nr], &mut cur.acc)
+                }
+                None => nnue.refresh(&cur.board, &mut cur.acc),
             }
             cur.fresh = true;
         }
@@ -159,7 +167,8 @@ impl AccumulatorStack {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::test_net;
+    use super::super::layout::{self, InputLayout};
+    use super::super::tests::{test_net, test_net_with};
     use super::*;
     use crate::chess::legal_moves;
     use crate::rng::Rng;
@@ -172,6 +181,11 @@ mod tests {
         en_passant: u64,
         promotions: u64,
         null_moves: u64,
+        /// King moves after which the mover's perspective has another bucket or mirror side
+        /// (a refresh of that perspective only).
+        king_view_changes: u64,
+        /// Of those, the ones across the d/e file.
+        king_mirror_changes: u64,
     }
 
     /// A depth-first walk over a random part of the tree below `pos`, as the search walks
@@ -211,6 +225,12 @@ mod tests {
             seen.castling += m.is_castling() as u64;
             seen.en_passant += m.is_en_passant() as u64;
             seen.promotions += m.is_promotion() as u64;
+            let (before, after) = (Board::of(pos), Board::of(&pos.make_move(m)));
+            let layout = nnue.layout();
+            let us = pos.side_to_move();
+            let (v0, v1) = (layout.view(us, before.king(us)), layout.view(us, after.king(us)));
+            seen.king_view_changes += u64::from(v0 != v1);
+            seen.king_mirror_changes += u64::from(v0.flip != v1.flip);
             walk(stack, nnue, &pos.make_move(m), ply + 1, depth - 1, rng, seen);
         }
         if !pos.in_check() && rng.next_u64().is_multiple_of(2) {
@@ -222,8 +242,27 @@ mod tests {
 
     #[test]
     fn incremental_equals_from_scratch_on_random_trees() {
+        let seen = random_trees(layout::FLAT);
+        assert_eq!(seen.king_view_changes, 0);
+    }
+
+    #[test]
+    fn incremental_equals_from_scratch_on_random_trees_mirrored() {
+        let seen = random_trees(layout::MIRROR);
+        assert!(seen.king_mirror_changes > 100, "{seen:?}");
+    }
+
+    #[test]
+    fn incremental_equals_from_scratch_on_random_trees_with_king_buckets() {
+        let seen = random_trees(layout::MIRROR4);
+        assert!(seen.king_mirror_changes > 100 && seen.king_view_changes > seen.king_mirror_changes + 100, "{seen:?}");
+    }
+
+    /// Random trees below positions with every kind of move, in a network of `layout`: each
+    /// evaluation equals the from-scratch reference.
+    fn random_trees(layout: InputLayout) -> Seen {
         crate::chess::attacks::init();
-        let nnue = Nnue::new(test_net(5));
+        let nnue = Nnue::new(test_net_with(5, layout));
         let mut stack = AccumulatorStack::default();
         let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
         let mut seen = Seen::default();
@@ -241,6 +280,11 @@ mod tests {
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
             "1r4kr/p6p/8/8/8/8/P6P/1R4KR w HBhb - 0 1",
             "4kr2/p6p/8/8/8/8/P6P/4KR2 w Ff - 0 1",
+            // Kings next to the d/e file and the buckets' ranks (2/3, 4/5), with captures and
+            // promotions around them.
+            "8/1p2k3/8/3K4/8/4p3/1P6/8 w - - 0 1",
+            "8/3P4/4k3/8/2r5/4K3/3p4/8 b - - 0 1",
+            "r7/8/8/4k3/8/2K5/8/7R w - - 0 1",
         ] {
             let root = Position::from_fen(fen).expect("fen");
             stack.reset(&nnue, &root, 16);
@@ -251,6 +295,7 @@ mod tests {
             seen.castling > 100 && seen.en_passant > 20 && seen.promotions > 100 && seen.null_moves > 100,
             "{seen:?}"
         );
+        seen
     }
 
     #[test]

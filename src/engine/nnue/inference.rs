@@ -3,8 +3,10 @@
 //! Every result is bit-identical to [`Network::evaluate`] (tests below and in
 //! `accumulator.rs`).
 
-use super::{feature, output_bucket, Network, BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE};
-use crate::chess::{Color, Piece, Position};
+use super::accumulator::Board;
+use super::layout::{InputLayout, KingView};
+use super::{feature, output_bucket, Network, BUCKETS, HIDDEN, QA, QB, SCALE};
+use crate::chess::{Color, Piece, Position, Square};
 
 /// One perspective's hidden layer (or one feature's weight column): aligned for full-width
 /// vector loads and stores.
@@ -31,8 +33,12 @@ const NARROW_OUTPUT_WEIGHT: i16 = 128;
 /// A network ready for the search (shared read-only by all threads).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Nnue {
-    /// `[INPUTS]`: the weight column of each feature.
+    /// `[layout.inputs()]`: the weight column of each input.
     ft: Box<[Column]>,
+    /// How the king squares choose the inputs.
+    layout: InputLayout,
+    /// The layout is flat: no king square changes the inputs, so the updates skip looking.
+    flat: bool,
     ft_bias: Column,
     /// `[BUCKETS][2]`: per bucket, the side to move's weights, then the other side's.
     out: Box<[[Column; 2]]>,
@@ -54,7 +60,7 @@ fn column(values: &[i16]) -> Column {
 impl Nnue {
     pub fn new(net: Network) -> Nnue {
         let ft = net.ft_weights.chunks_exact(HIDDEN).map(column).collect::<Vec<_>>().into_boxed_slice();
-        debug_assert_eq!(ft.len(), INPUTS);
+        debug_assert_eq!(ft.len(), net.layout.inputs());
         let out = net
             .out_weights
             .chunks_exact(2 * HIDDEN)
@@ -63,7 +69,8 @@ impl Nnue {
             .into_boxed_slice();
         debug_assert_eq!(out.len(), BUCKETS);
         let narrow = net.out_weights.iter().all(|w| w.unsigned_abs() <= NARROW_OUTPUT_WEIGHT as u16);
-        Nnue { ft, ft_bias: column(&net.ft_bias), out, out_bias: net.out_bias, narrow, net }
+        let (layout, flat) = (net.layout, net.layout.is_flat());
+        Nnue { ft, layout, flat, ft_bias: column(&net.ft_bias), out, out_bias: net.out_bias, narrow, net }
     }
 
     /// The network this was made from.
@@ -83,43 +90,95 @@ impl Nnue {
         &self.ft[f]
     }
 
-    /// Both perspectives from scratch: the bias plus the column of every piece.
-    pub fn refresh(&self, pieces: impl Iterator<Item = (Piece, crate::chess::Square)>, acc: &mut Accumulator) {
-        acc.0 = [self.ft_bias; 2];
-        for (piece, sq) in pieces {
+    /// What `perspective`'s own king chooses on `board` (the identity for a flat layout).
+    #[inline(always)]
+    fn view(&self, perspective: Color, board: &Board) -> KingView {
+        if self.flat {
+            KingView::IDENTITY
+        } else {
+            self.layout.view(perspective, board.king(perspective))
+        }
+    }
+
+    /// Both perspectives from scratch.
+    pub fn refresh(&self, board: &Board, acc: &mut Accumulator) {
+        for c in Color::ALL {
+            self.refresh_perspective(c, board, &mut acc.0[c.index()]);
+        }
+    }
+
+    /// One perspective from scratch: the bias plus the column of every piece.
+    fn refresh_perspective(&self, perspective: Color, board: &Board, out: &mut Column) {
+        let view = self.view(perspective, board);
+        *out = self.ft_bias;
+        for (piece, sq) in board.pieces() {
+            add_assign(out, self.col(view.index(feature(perspective, piece, sq))));
+        }
+    }
+
+    /// The accumulator of `board` from that of `prev_board`, one move (or null move) before:
+    /// `prev + added columns - removed columns` per perspective, except that a perspective
+    /// whose own king changed bucket or mirror side is refreshed from scratch (the other keeps
+    /// its incremental update). Wrapping `i16` arithmetic, as the reference sums: addition
+    /// modulo 2^16 does not depend on the order, so the result equals the from-scratch sum.
+    #[inline]
+    pub fn update(
+        &self,
+        (prev_board, prev): (&Board, &Accumulator),
+        board: &Board,
+        added: &[(Piece, Square)],
+        removed: &[(Piece, Square)],
+        out: &mut Accumulator,
+    ) {
+        if self.flat {
+            // The identity view, a constant here, so this is the path of a network without
+            // king buckets exactly.
             for c in Color::ALL {
-                add_assign(&mut acc.0[c.index()], self.col(feature(c, piece, sq)));
+                self.update_perspective(
+                    c,
+                    KingView::IDENTITY,
+                    &prev.0[c.index()],
+                    added,
+                    removed,
+                    &mut out.0[c.index()],
+                );
+            }
+            return;
+        }
+        for c in Color::ALL {
+            let view = self.view(c, board);
+            if view != self.view(c, prev_board) {
+                self.refresh_perspective(c, board, &mut out.0[c.index()]);
+            } else {
+                self.update_perspective(c, view, &prev.0[c.index()], added, removed, &mut out.0[c.index()]);
             }
         }
     }
 
-    /// `out = prev + added columns - removed columns` for both perspectives, in one pass per
-    /// perspective for the moves' usual shapes. Wrapping `i16` arithmetic, as the reference
-    /// sums: addition modulo 2^16 does not depend on the order, so the result equals the
-    /// from-scratch sum.
-    pub fn update(
+    /// One perspective's incremental update, in one pass for the moves' usual shapes.
+    #[inline(always)]
+    fn update_perspective(
         &self,
-        prev: &Accumulator,
-        added: &[(Piece, crate::chess::Square)],
-        removed: &[(Piece, crate::chess::Square)],
-        out: &mut Accumulator,
+        c: Color,
+        view: KingView,
+        p: &Column,
+        added: &[(Piece, Square)],
+        removed: &[(Piece, Square)],
+        o: &mut Column,
     ) {
-        for c in Color::ALL {
-            let (p, o) = (&prev.0[c.index()], &mut out.0[c.index()]);
-            let col = |&(piece, sq): &(Piece, crate::chess::Square)| self.col(feature(c, piece, sq));
-            match (added, removed) {
-                ([], []) => *o = *p,
-                ([a], [r]) => add_sub(o, p, col(a), col(r)),
-                ([a], [r1, r2]) => add_sub_sub(o, p, col(a), col(r1), col(r2)),
-                ([a1, a2], [r1, r2]) => add_add_sub_sub(o, p, col(a1), col(a2), col(r1), col(r2)),
-                _ => {
-                    *o = *p;
-                    for a in added {
-                        add_assign(o, col(a));
-                    }
-                    for r in removed {
-                        sub_assign(o, col(r));
-                    }
+        let col = |&(piece, sq): &(Piece, Square)| self.col(view.index(feature(c, piece, sq)));
+        match (added, removed) {
+            ([], []) => *o = *p,
+            ([a], [r]) => add_sub(o, p, col(a), col(r)),
+            ([a], [r1, r2]) => add_sub_sub(o, p, col(a), col(r1), col(r2)),
+            ([a1, a2], [r1, r2]) => add_add_sub_sub(o, p, col(a1), col(a2), col(r1), col(r2)),
+            _ => {
+                *o = *p;
+                for a in added {
+                    add_assign(o, col(a));
+                }
+                for r in removed {
+                    sub_assign(o, col(r));
                 }
             }
         }
@@ -144,14 +203,14 @@ impl Nnue {
     /// [`Network::evaluate`]).
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let mut acc = Accumulator::default();
-        self.refresh(pieces_of(pos), &mut acc);
+        self.refresh(&Board::of(pos), &mut acc);
         self.output(&acc, pos.side_to_move(), output_bucket(pos.occupied()))
     }
-}
 
-/// Every piece on the board with its square.
-pub fn pieces_of(pos: &Position) -> impl Iterator<Item = (Piece, crate::chess::Square)> + '_ {
-    pos.occupied().squares().filter_map(move |sq| pos.piece_at(sq).map(|p| (p, sq)))
+    /// How the king squares choose the inputs.
+    pub fn layout(&self) -> &InputLayout {
+        &self.layout
+    }
 }
 
 #[inline(always)]
@@ -220,7 +279,8 @@ fn screlu_dot(x: &Column, w: &Column) -> i64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::test_net;
+    use super::super::layout;
+    use super::super::tests::{test_net, test_net_with};
     use super::*;
     use crate::rng::Rng;
 
@@ -282,15 +342,18 @@ mod tests {
     #[test]
     fn from_scratch_equals_the_reference() {
         crate::chess::attacks::init();
-        let net = test_net(11);
-        let nnue = Nnue::new(net.clone());
-        for fen in [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
-            "8/8/8/5k2/8/8/4K3/3R4 w - - 0 1",
-        ] {
-            let pos = Position::from_fen(fen).expect("fen");
-            assert_eq!(nnue.evaluate(&pos), net.evaluate(&pos), "{fen}");
+        for (name, layout) in layout::NAMED {
+            let net = test_net_with(11, layout);
+            let nnue = Nnue::new(net.clone());
+            for fen in [
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+                "8/8/8/5k2/8/8/4K3/3R4 w - - 0 1",
+                "8/8/2k5/8/8/8/1K4Q1/8 b - - 0 1",
+            ] {
+                let pos = Position::from_fen(fen).expect("fen");
+                assert_eq!(nnue.evaluate(&pos), net.evaluate(&pos), "{name} {fen}");
+            }
         }
         // Saturating feature weights: the i16 sums wrap the same way in both.
         let mut wide = test_net(12);

@@ -16,8 +16,8 @@ const EMBEDDED_BYTES: &[u8] = include_bytes!(env!("ARBITER_EMBEDDED_NET"));
 
 // A file that is not a network of this build's shape (nets/default.nnue or EVALFILE) fails
 // the build, not the engine's start.
-const _: () = match super::check_layout(EMBEDDED_BYTES) {
-    Ok(()) => {}
+const _: () = match super::check_file(EMBEDDED_BYTES) {
+    Ok(_) => {}
     Err(e) => panic!("{}", e.kind()),
 };
 
