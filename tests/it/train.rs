@@ -4,7 +4,7 @@
 //! its data lines; bad command lines exit 2 with the reason on stderr.
 
 use crate::common::{arbiter_in as arbiter, selfplay_data_dir, stderr_text as stderr};
-use arbiter::engine::nnue::{Network, FILE_BYTES};
+use arbiter::engine::nnue::{file_bytes, layout, Network, FILE_BYTES};
 use std::path::PathBuf;
 
 /// A fresh directory with a data file from a short node-limited self-play run, three damaged
@@ -75,6 +75,51 @@ fn trains_a_network_the_engine_reads_the_same_for_any_thread_count() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--input-layout mirror4`: a version 2 file with four king buckets that `EvalFile` loads,
+/// its quantised evaluation within the trainer's float model's, no mirror images added; a
+/// checkpoint of one layout does not resume another.
+#[test]
+fn a_king_bucket_network_trains_and_loads() {
+    let dir = setup("buckets");
+    let args = ["--batch", "64", "--seed", "5", "--threads", "1", "--input-layout", "mirror4", "--epochs", "1"];
+    let o = arbiter(
+        &[&["train", "--data", "data.games"][..], &args, &["--out", "b.nnue", "--checkpoint", "b.ckpt"]].concat(),
+        &dir,
+    );
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("input layout mirror4: no mirror images of positions added"), "{err}");
+    let bytes = std::fs::read(dir.join("b.nnue")).unwrap();
+    assert_eq!(bytes.len(), file_bytes(4, true));
+    assert_eq!(bytes[8..12], 2u32.to_le_bytes(), "format version");
+    let net = Network::read(&dir.join("b.nnue")).expect("the engine reads the network");
+    assert_eq!(net.layout, layout::MIRROR4);
+    // The trainer's own check of the quantised network against the float one, on held-out
+    // positions: mean and largest difference in centipawns.
+    let line = err.lines().find(|l| l.starts_with("quantised (fitted): ")).unwrap_or_else(|| panic!("{err}"));
+    let figures: Vec<f64> =
+        line.split(|c: char| !(c.is_ascii_digit() || c == '.')).filter_map(|w| w.parse().ok()).collect();
+    assert!(figures.len() >= 2 && figures[0] < 3.0 && figures[1] < 20.0, "{line}");
+    // The engine evaluates with it.
+    let mut engine = arbiter::engine::Engine::new(arbiter::engine::EngineOptions {
+        hash_mb: 1,
+        ..arbiter::engine::EngineOptions::default()
+    })
+    .expect("engine");
+    engine.set_option("EvalFile", Some(&dir.join("b.nnue").to_string_lossy())).expect("a valid network file");
+    assert_eq!(engine.network().map(|n| n.network()), Some(&net));
+    // Resuming its checkpoint needs its layout.
+    let o = arbiter(&["train", "--data", "data.games", "--epochs", "1", "--resume", "b.ckpt", "--out", "r.nnue"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("checkpoint is of another input layout than --input-layout flat"), "{}", stderr(&o));
+    let o = arbiter(
+        &[&["train", "--data", "data.games", "--resume", "b.ckpt"][..], &args, &["--out", "r.nnue"]].concat(),
+        &dir,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The game records of a self-play run train the same network as the data lines it wrote.
 #[test]
 fn game_records_train_what_their_data_lines_train() {
@@ -110,6 +155,10 @@ fn bad_command_lines_exit_2_with_the_reason() {
         (&["train", "--data", "data.txt", "--valid-data", "data.txt"], "data.txt is both --data and --valid-data"),
         (&["train", "--data", "data.txt", "--valid-data", "missing.txt"], "cannot read missing.txt"),
         (&["train", "--data", "data.txt", "--batch", "many"], "invalid value 'many'"),
+        (
+            &["train", "--data", "data.txt", "--input-layout", "mirror9"],
+            "unknown input layout 'mirror9' (one of: flat, mirror, mirror4)",
+        ),
         (&["train", "--data", "data.txt", "--frobnicate"], "--frobnicate"),
         (&["train"], "--data"),
     ];

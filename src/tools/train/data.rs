@@ -8,7 +8,7 @@
 
 use crate::chess::{Color, Position};
 use crate::data::{lines, records};
-use crate::engine::nnue::{self, output_bucket};
+use crate::engine::nnue::{self, layout, output_bucket, InputLayout};
 use crate::rng::Rng;
 use rayon::prelude::*;
 use std::fmt;
@@ -38,13 +38,14 @@ struct Entry {
     result: f32,
 }
 
-/// One position as the model sees it.
+/// One position as the model sees it: its active inputs in the dataset's input layout.
 #[derive(Clone, Copy, Debug)]
-pub struct Sample<'a> {
-    /// Active features from the side to move's perspective.
-    pub us: &'a [u16],
-    /// Active features from the other side's perspective (the first `us.len()`): [`Sample::them`].
+pub struct Sample {
+    /// Active inputs from the side to move's perspective (the first `count`): [`Sample::us`].
+    us: [u16; MAX_PIECES],
+    /// Active inputs from the other side's perspective, in the same order: [`Sample::them`].
     them: [u16; MAX_PIECES],
+    count: usize,
     pub bucket: usize,
     /// Centipawns, side to move.
     pub score: f32,
@@ -52,22 +53,49 @@ pub struct Sample<'a> {
     pub result: f32,
 }
 
-impl Sample<'_> {
-    /// Active features from the other side's perspective, in the order of `us`.
+impl Sample {
+    /// Active inputs from the side to move's perspective.
+    pub fn us(&self) -> &[u16] {
+        &self.us[..self.count]
+    }
+
+    /// Active inputs from the other side's perspective, the same pieces in the order of `us`.
     pub fn them(&self) -> &[u16] {
-        &self.them[..self.us.len()]
+        &self.them[..self.count]
+    }
+}
+
+/// A perspective's 768-features as inputs of `layout`: the perspective's own king among
+/// them chooses the bucket and the mirroring ([`InputLayout::view_oriented`]).
+fn to_inputs(layout: &InputLayout, features768: &mut [u16]) {
+    let king = layout::own_king_oriented(features768.iter().map(|&f| f as usize)).unwrap_or(0);
+    let view = layout.view_oriented(king);
+    for f in features768 {
+        *f = view.index(*f as usize) as u16;
     }
 }
 
 /// Positions in compact form (about 65 bytes each: a 16-byte entry and a perspective's
-/// features).
+/// 768-features, whatever the input layout: [`Dataset::sample`] computes the inputs).
 #[derive(Default, Debug, Clone)]
 pub struct Dataset {
     entries: Vec<Entry>,
     features: Vec<u16>,
+    /// The input layout the samples are given in.
+    layout: InputLayout,
 }
 
 impl Dataset {
+    /// An empty dataset whose samples are in `layout`.
+    pub fn with_layout(layout: InputLayout) -> Dataset {
+        Dataset { layout, ..Dataset::default() }
+    }
+
+    /// Gives the samples in `layout` (the stored positions do not depend on it).
+    pub fn set_layout(&mut self, layout: InputLayout) {
+        self.layout = layout;
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -76,15 +104,20 @@ impl Dataset {
         self.entries.is_empty()
     }
 
-    pub fn sample(&self, i: usize) -> Sample<'_> {
+    pub fn sample(&self, i: usize) -> Sample {
         let e = self.entries[i];
         let (start, n) = (e.start as usize, e.count as usize);
-        let us = &self.features[start..start + n];
-        let mut them = [0; MAX_PIECES];
-        for (t, &f) in them.iter_mut().zip(us) {
-            *t = nnue::other_perspective(f as usize) as u16;
+        let (mut us, mut them) = ([0; MAX_PIECES], [0; MAX_PIECES]);
+        us[..n].copy_from_slice(&self.features[start..start + n]);
+        for k in 0..n {
+            them[k] = nnue::other_perspective(us[k] as usize) as u16;
         }
-        Sample { us, them, bucket: e.bucket as usize, score: e.score, result: e.result }
+        // (The flat layout's inputs are the 768-features: nothing to do.)
+        if self.layout != layout::FLAT {
+            to_inputs(&self.layout, &mut us[..n]);
+            to_inputs(&self.layout, &mut them[..n]);
+        }
+        Sample { us, them, count: n, bucket: e.bucket as usize, score: e.score, result: e.result }
     }
 
     /// Adds a position with its score and result from White's view. Refused (false) when it
@@ -139,6 +172,8 @@ pub struct LoadOptions {
     /// Also train on the mirror image of every training position without castling rights
     /// ([`Dataset::push_mirrored`]); validation positions are never mirrored.
     pub mirror: bool,
+    /// The input layout of the samples.
+    pub layout: InputLayout,
 }
 
 /// The data, split.
@@ -209,8 +244,10 @@ fn load_texts(texts: &[String], held_out: &[String], opts: &LoadOptions) -> Load
     let valid_games = if held_out.is_empty() { valid_games } else { &fixed[..] };
     let valid_lines: Vec<&str> = valid_games.iter().flatten().copied().collect();
     let train_lines: Vec<&str> = train_games.iter().flatten().copied().collect();
-    let (valid, bad_v, over_v) = encode(&valid_lines, opts.max_score, false);
-    let (train, bad_t, over_t) = encode(&train_lines, opts.max_score, opts.mirror);
+    let (mut valid, bad_v, over_v) = encode(&valid_lines, opts.max_score, false);
+    let (mut train, bad_t, over_t) = encode(&train_lines, opts.max_score, opts.mirror);
+    valid.set_layout(opts.layout);
+    train.set_layout(opts.layout);
     let positions = |lines: &[&str], n: usize| -> Vec<Position> {
         lines
             .iter()
@@ -295,7 +332,13 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
     #[test]
     fn bad_lines_are_counted_and_skipped() {
         crate::chess::attacks::init();
-        let opts = LoadOptions { validation: 0.0, max_score: Some(3000.0), seed: 1, mirror: false };
+        let opts = LoadOptions {
+            validation: 0.0,
+            max_score: Some(3000.0),
+            seed: 1,
+            mirror: false,
+            layout: InputLayout::default(),
+        };
         let l = load_texts(&[LINES.to_string()], &[], &opts);
         // Malformed: the bad score, the non-line, the result 2.0, the 64-piece board, the cut
         // last line; the blank line is no line.
@@ -328,7 +371,8 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
         let text = record("4k1n1/8/8/8/8/8/8/4K1N1 w - - 0 1") + &record("4k1n1/8/8/8/8/8/8/4K1N1 w - - 0 7");
         let path = std::env::temp_dir().join(format!("arbiter-train-split-{}.games", std::process::id()));
         std::fs::write(&path, text).expect("write");
-        let opts = LoadOptions { validation: 0.5, max_score: None, seed: 1, mirror: false };
+        let opts =
+            LoadOptions { validation: 0.5, max_score: None, seed: 1, mirror: false, layout: InputLayout::default() };
         let l = load(std::slice::from_ref(&path), &[], &opts);
         std::fs::remove_file(&path).ok();
         let l = l.expect("load");
@@ -348,17 +392,47 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
         assert_eq!((sw.score, sw.result), (150.0, 1.0));
         assert_eq!((sb.score, sb.result), (-150.0, 0.0));
         // The two perspectives swap with the side to move.
-        assert_eq!((sw.us, sw.them()), (sb.them(), sb.us));
+        assert_eq!((sw.us(), sw.them()), (sb.them(), sb.us()));
         // As the other perspective's own features would be, in the same order.
         assert_eq!(sw.them(), nnue::active_features(&w, Color::Black).map(|f| f as u16).collect::<Vec<_>>());
-        assert_eq!(sw.us.len(), 3);
+        assert_eq!(sw.us().len(), 3);
         assert_eq!(sw.bucket, output_bucket(w.occupied()));
+    }
+
+    #[test]
+    fn samples_are_the_networks_inputs_in_every_layout() {
+        crate::chess::attacks::init();
+        for (name, layout) in layout::NAMED {
+            let mut d = Dataset::with_layout(layout);
+            for fen in [
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+                "8/2k5/1p6/8/4P3/5N2/6K1/8 w - - 0 1",
+                "8/8/3K4/8/8/4k3/4p3/8 b - - 0 1",
+                "2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/R4RK1 w - - 0 1",
+            ] {
+                let pos = Position::from_fen(fen).expect("fen");
+                assert!(d.push(&pos, 0.0, 0.5));
+                let s = d.sample(d.len() - 1);
+                let stm = pos.side_to_move();
+                for (inputs, view) in [(s.us(), stm), (s.them(), stm.flip())] {
+                    let king = layout.view(view, pos.king_square(view));
+                    let want: Vec<u16> = nnue::active_features(&pos, view).map(|f| king.index(f) as u16).collect();
+                    assert_eq!(inputs, &want[..], "{name} {fen} {view:?}");
+                }
+            }
+        }
     }
 
     #[test]
     fn mirror_images_only_without_castling_rights() {
         crate::chess::attacks::init();
-        let opts = LoadOptions { validation: 0.0, max_score: Some(3000.0), seed: 1, mirror: true };
+        let opts = LoadOptions {
+            validation: 0.0,
+            max_score: Some(3000.0),
+            seed: 1,
+            mirror: true,
+            layout: InputLayout::default(),
+        };
         let l = load_texts(&[LINES.to_string()], &[], &opts);
         // The six positions of bad_lines_are_counted_and_skipped; the two king-and-pawn ones
         // have no castling rights and get a mirror image each.
@@ -374,7 +448,7 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
             v.sort_unstable();
             v
         };
-        assert_eq!((sorted(a.us), sorted(a.them())), (sorted(b.us), sorted(b.them())));
+        assert_eq!((sorted(a.us()), sorted(a.them())), (sorted(b.us()), sorted(b.them())));
         assert_eq!((a.score, a.result, a.bucket), (b.score, b.result, b.bucket));
         assert!(!d.push_mirrored(&Position::startpos(), 0.0, 0.5));
         assert_eq!(d.len(), 2);
@@ -389,7 +463,8 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
                 text.push_str(&format!("8/8/4k3/8/8/4K3/4P3/8 w - - 0 {mv} | {game} | 0.5\n"));
             }
         }
-        let opts = LoadOptions { validation: 0.25, max_score: None, seed: 3, mirror: false };
+        let opts =
+            LoadOptions { validation: 0.25, max_score: None, seed: 3, mirror: false, layout: InputLayout::default() };
         let l = load_texts(&[text], &[], &opts);
         assert_eq!((l.valid_games, l.train_games), (10, 30));
         assert_eq!((l.valid.len(), l.train.len()), (100, 300));
@@ -408,7 +483,8 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
                 .collect::<String>()
         };
         // --validation is ignored: every game of the data trains, every held-out one validates.
-        let opts = LoadOptions { validation: 0.25, max_score: None, seed: 3, mirror: true };
+        let opts =
+            LoadOptions { validation: 0.25, max_score: None, seed: 3, mirror: true, layout: InputLayout::default() };
         let l = load_texts(&[games(0, 30)], &[games(100, 7)], &opts);
         assert_eq!((l.train_games, l.valid_games), (30, 7));
         // Training positions mirrored (no castling rights), held-out ones never.

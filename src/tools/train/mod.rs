@@ -18,11 +18,11 @@ pub mod model;
 pub mod optim;
 pub mod quantise;
 
-use crate::engine::nnue::{Network, SCALE};
+use crate::engine::nnue::{layout, InputLayout, Network, SCALE};
 use crate::rng::Rng;
 use clap::{Args, ValueEnum};
 use data::{DataError, Dataset, LoadOptions, Sample};
-use model::{Activations, CheckpointError, LossSpec, Model, OUT_BIAS, PARAMS};
+use model::{Activations, CheckpointError, LossSpec, Model};
 use optim::AdamW;
 use rayon::prelude::*;
 use std::fmt;
@@ -55,8 +55,15 @@ pub struct TrainArgs {
     pub max_score: Option<f32>,
     /// Do not add the mirror image (a-file <-> h-file) of training positions without castling
     /// rights (an exact symmetry of the Laws there, so by default it doubles those positions).
+    /// A mirrored --input-layout never adds them: there a position and its image have the same
+    /// inputs.
     #[arg(long)]
     pub no_mirror: bool,
+    /// How the king squares choose the network's inputs: flat (768 inputs, format version 1),
+    /// mirror (the king mirrored onto files a-d), mirror4 (mirrored, 4 king buckets by rank:
+    /// 1, 2, 3-4, 5-8). docs/nnue.md.
+    #[arg(long, default_value = "flat", value_parser = parse_layout)]
+    pub input_layout: InputLayout,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
@@ -104,6 +111,14 @@ pub struct TrainArgs {
     /// How the output layer is put on the integer grid.
     #[arg(long, value_enum, default_value_t = Quantisation::Fitted)]
     pub quantise: Quantisation,
+}
+
+/// A named input layout ([`layout::NAMED`]).
+fn parse_layout(name: &str) -> Result<InputLayout, String> {
+    InputLayout::by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = layout::NAMED.iter().map(|(n, _)| *n).collect();
+        format!("unknown input layout '{name}' (one of: {})", names.join(", "))
+    })
 }
 
 /// How the float network becomes a [`Network`].
@@ -298,8 +313,9 @@ pub fn train(
     if n == 0 {
         return;
     }
-    let mut opt = AdamW::new(PARAMS, cfg.weight_decay);
-    let mut shards: Vec<Vec<f32>> = vec![vec![0.0; PARAMS]; SHARDS];
+    let (params, out_bias) = (model.blocks.params, model.blocks.out_bias);
+    let mut opt = AdamW::new(params, cfg.weight_decay);
+    let mut shards: Vec<Vec<f32>> = vec![vec![0.0; params]; SHARDS];
     let mut order: Vec<u32> = (0..n as u32).collect();
     let steps_per_epoch = n.div_ceil(cfg.batch);
     let total_steps = steps_per_epoch * cfg.epochs;
@@ -308,7 +324,7 @@ pub fn train(
     let mut latent: Option<Vec<f32>> = None;
     for epoch in 1..=cfg.epochs {
         if epoch + cfg.qat_epochs > cfg.epochs && latent.is_none() {
-            latent = Some(model.params[..OUT_BIAS].to_vec());
+            latent = Some(model.params[..out_bias].to_vec());
             model.round_to_grid();
         }
         Rng::new(cfg.seed ^ (epoch as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)).shuffle(&mut order);
@@ -339,12 +355,12 @@ pub fn train(
                 .collect();
             loss_sum += losses.iter().sum::<f64>();
             if let Some(latent) = &latent {
-                model.params[..OUT_BIAS].copy_from_slice(latent);
+                model.params[..out_bias].copy_from_slice(latent);
             }
             opt.step(&mut model.params, &shards, lr);
             model.clip();
             if let Some(latent) = &mut latent {
-                latent.copy_from_slice(&model.params[..OUT_BIAS]);
+                latent.copy_from_slice(&model.params[..out_bias]);
                 model.round_to_grid();
             }
         }
@@ -398,18 +414,27 @@ fn run_with(args: &TrainArgs) -> Result<(), TrainError> {
         Some(path) => {
             let bytes =
                 std::fs::read(path).map_err(|e| TrainError::Resume { path: path.clone(), error: e.to_string() })?;
-            Model::from_bytes(&bytes)
+            Model::from_bytes(&bytes, args.input_layout)
                 .map_err(|e: CheckpointError| TrainError::Resume { path: path.clone(), error: e.to_string() })?
         }
-        None => Model::random(args.seed),
+        None => Model::random(args.seed, args.input_layout),
     };
     let start = Instant::now();
     let opts = LoadOptions {
         validation: args.validation,
         max_score: args.max_score,
         seed: args.seed,
-        mirror: !args.no_mirror,
+        // A mirrored layout gives a position and its mirror image the same inputs: the images
+        // would only count those positions twice.
+        mirror: !args.no_mirror && !args.input_layout.mirror,
+        layout: args.input_layout,
     };
+    if args.input_layout.mirror && !args.no_mirror {
+        eprintln!(
+            "input layout {}: no mirror images of positions added (the layout mirrors every position already)",
+            args.input_layout.name()
+        );
+    }
     let loaded = data::load(&args.data, &args.valid_data, &opts).map_err(TrainError::Data)?;
     eprintln!(
         "{} positions: {} training ({} games), {} validation ({} games{}); skipped {} malformed lines, {} over --max-score; loaded in {:.1} s",
@@ -569,7 +594,7 @@ mod tests {
             seed: 1,
             qat_epochs: 0,
         };
-        let mut model = Model::random(cfg.seed);
+        let mut model = Model::random(cfg.seed, layout::FLAT);
         let before = evaluate(&model, &valid, &cfg.loss).0;
         let mut reports = Vec::new();
         train(&mut model, &train_set, &valid, &cfg, &mut |r, _| reports.push(*r));
@@ -615,13 +640,13 @@ mod tests {
         let run = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             pool.install(|| {
-                let mut m = Model::random(cfg.seed);
+                let mut m = Model::random(cfg.seed, layout::FLAT);
                 train(&mut m, &data, &Dataset::default(), &cfg, &mut |_, _| {});
                 m
             })
         };
         let one = run(1);
-        assert_ne!(one, Model::random(cfg.seed));
+        assert_ne!(one, Model::random(cfg.seed, layout::FLAT));
         assert!(one == run(2) && one == run(3));
     }
 }

@@ -62,9 +62,9 @@ pub fn fit_output(model: &Model, positions: &[Position]) -> Network {
 
 /// One bucket's fitted weights (units of `1 / QB`) and bias (units of `1 / (QA * QB)`).
 fn fit_bucket(model: &Model, net: &Network, bucket: usize, positions: &[&Position]) -> (Vec<i16>, i32) {
-    let base = super::model::OUT_WEIGHTS + bucket * 2 * HIDDEN;
+    let base = model.blocks.out_weights + bucket * 2 * HIDDEN;
     let mut prior: Vec<f64> = model.params[base..base + 2 * HIDDEN].iter().map(|&w| f64::from(w)).collect();
-    prior.push(f64::from(model.params[super::model::OUT_BIAS + bucket]));
+    prior.push(f64::from(model.params[model.blocks.out_bias + bucket]));
     // Second moments H = sum x x^T and g = sum x y.
     let mut h = vec![0.0f64; N * N];
     let mut g = vec![0.0f64; N];
