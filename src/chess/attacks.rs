@@ -26,8 +26,10 @@ const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
     table
 }
 
-static KNIGHT: [Bitboard; 64] = leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
-static KING: [Bitboard; 64] = leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
+const KNIGHT_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const KING_STEPS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+static KNIGHT: [Bitboard; 64] = leaper_table(&KNIGHT_STEPS);
+static KING: [Bitboard; 64] = leaper_table(&KING_STEPS);
 static PAWN: [[Bitboard; 64]; 2] = [leaper_table(&[(-1, 1), (1, 1)]), leaper_table(&[(-1, -1), (1, -1)])];
 
 #[inline(always)]
@@ -485,19 +487,45 @@ pub fn check_squares_by_kind(king_color: Color, king: Square, occupied: Bitboard
     [pawn_attacks(king_color, king), knight_attacks(king), bishop, rook, bishop | rook, Bitboard::EMPTY]
 }
 
-/// Empty-board rays of a rook/bishop (for geometry checks in explanations).
-pub fn empty_board_attacks(pt: PieceType, sq: Square) -> Bitboard {
-    match pt {
-        PieceType::Bishop => bishop_attacks(sq, Bitboard::EMPTY),
-        PieceType::Rook => rook_attacks(sq, Bitboard::EMPTY),
-        PieceType::Queen => queen_attacks(sq, Bitboard::EMPTY),
-        _ => piece_attacks(pt, sq, Bitboard::EMPTY),
+/// What each kind of piece (by [`PieceType::index`]; a pawn: none) attacks from each square
+/// on the empty board, at compile time: the reply filters ask it in their hot loop.
+static EMPTY_BOARD: [[Bitboard; 64]; 6] = empty_board_table();
+
+const fn empty_board_table() -> [[Bitboard; 64]; 6] {
+    let (knight, king, rays) = (leaper_table(&KNIGHT_STEPS), leaper_table(&KING_STEPS), rays());
+    let mut table = [[Bitboard::EMPTY; 64]; 6];
+    let mut sq = 0;
+    while sq < 64 {
+        let (bishop, rook) = (sliding_attacks_const(&rays, sq, false, 0), sliding_attacks_const(&rays, sq, true, 0));
+        table[1][sq] = knight[sq];
+        table[2][sq] = Bitboard(bishop);
+        table[3][sq] = Bitboard(rook);
+        table[4][sq] = Bitboard(bishop | rook);
+        table[5][sq] = king[sq];
+        sq += 1;
     }
+    table
+}
+
+/// Empty-board rays of a rook/bishop (for geometry checks in explanations), a knight's or a
+/// king's steps; a pawn: none.
+#[inline(always)]
+pub fn empty_board_attacks(pt: PieceType, sq: Square) -> Bitboard {
+    EMPTY_BOARD[pt.index()][sq.index()]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn empty_board_attacks_are_the_attacks_on_an_empty_board() {
+        for sq in Square::all() {
+            for pt in PieceType::ALL {
+                assert_eq!(empty_board_attacks(pt, sq), piece_attacks(pt, sq, Bitboard::EMPTY), "{pt:?} {sq}");
+            }
+        }
+    }
     use crate::rng::Rng;
 
     const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
