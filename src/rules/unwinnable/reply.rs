@@ -222,7 +222,14 @@ struct Steps {
     occ: Bitboard,
     attacked: Bitboard,
     pieces: [(Square, PieceType, Bitboard); 16],
+    /// What the winner's other sliders attack once each piece has left its square ([`opened`]).
+    opened: [Bitboard; 16],
     n: usize,
+    /// The squares on the winner's sliders' lines (on the empty board): only a pawn there may
+    /// uncover a check.
+    lines: Bitboard,
+    /// [`may_close`]'s shortcut is taken (the tests turn it off to compare).
+    shortcut: bool,
     /// More pieces than `pieces` holds (a position no game reaches): every step is played.
     overflow: bool,
 }
@@ -236,7 +243,13 @@ impl Steps {
             occ,
             attacked: pawns.pawn_attacks(winner),
             pieces: [(k, PieceType::King, Bitboard::EMPTY); 16],
+            opened: [Bitboard::EMPTY; 16],
             n: 0,
+            lines: Bitboard::EMPTY,
+            #[cfg(not(test))]
+            shortcut: true,
+            #[cfg(test)]
+            shortcut: !tests::NO_SHORTCUT.with(std::cell::Cell::get),
             overflow: false,
         };
         for a in ours - pawns {
@@ -247,7 +260,11 @@ impl Steps {
                 s.overflow = true;
                 break;
             }
+            if matches!(piece.kind, PieceType::Bishop | PieceType::Rook | PieceType::Queen) {
+                s.lines |= attacks::empty_board_attacks(piece.kind, a);
+            }
             s.pieces[s.n] = (a, piece.kind, reach - ours);
+            s.opened[s.n] = opened(pos, winner, a, occ);
             s.n += 1;
         }
         s
@@ -297,6 +314,22 @@ fn king_step_may_allow_mate(pos: &Position, winner: Color, k: Square, t: Square,
             return true;
         }
     }
+    // Only a mover that may leave none of the squares next to t unattacked can mate (see
+    // `may_close`): where no piece may, the checks need not be worked out (most steps).
+    let open = if steps.shortcut { free - seen } else { Bitboard::EMPTY };
+    let mut movers = Bitboard::EMPTY;
+    for (i, &(a, kind, targets)) in steps.pieces[..steps.n].iter().enumerate() {
+        // Where nothing is open (a piece taken on t opens every line through it) every piece
+        // may be the mover.
+        if a != t && (open.is_empty() || may_close(open - steps.opened[i], kind, targets)) {
+            movers = movers.with(a);
+        }
+    }
+    let pawns = pos.pieces_of(winner, PieceType::Pawn);
+    let pawns = if open.is_empty() { pawns } else { pawn_movers(pos, winner, pawns, t, open, occ, steps.lines) };
+    if movers.is_empty() && pawns.is_empty() {
+        return false;
+    }
     let direct = attacks::check_squares_by_kind(loser, t, occ);
     let discoverers = discoverers(pos, ours, t, occ, &direct);
     // A move that checks t and leaves every square next to it attacked (a loser's piece taken
@@ -311,7 +344,7 @@ fn king_step_may_allow_mate(pos: &Position, winner: Color, k: Square, t: Square,
         covers(ours.without(a), reach, occ, free, Some(a))
     };
     for &(a, kind, targets) in &steps.pieces[..steps.n] {
-        if a == t {
+        if a == t || !movers.contains(a) {
             continue;
         }
         // A piece taken on t may have stood in the way.
@@ -325,7 +358,6 @@ fn king_step_may_allow_mate(pos: &Position, winner: Color, k: Square, t: Square,
         }
     }
     // Pawns: pushes blocked by the king on t too, captures only onto the loser's pieces.
-    let pawns = pos.pieces_of(winner, PieceType::Pawn);
     pawn_checks(winner, pawns, t, occ.with(t), occ, blockers, &direct, discoverers, mates)
 }
 
@@ -474,6 +506,89 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
     Some(last)
 }
 
+/// May a move of a winner's piece of `kind` onto some of `targets` leave none of `alone`
+/// unattacked? `alone`: the squares next to the loser's king, where it stands after its step,
+/// that no piece of the winner's attacks now nor once the mover has left its square
+/// ([`opened`]), on the board the filter moves on. After a move from a to d another piece
+/// attacks only what it attacked before or along a line it had through a (d only blocks), so
+/// only the mover from d can attack them: false where no target is a square from which a
+/// piece of its kind attacks them all on the empty board. Exact for the filter: where it says
+/// no, every move of the piece's fails the filter's own test, so it keeps what it kept without
+/// it (`the_shortcut_changes_nothing`); a few table lookups against working out the checks.
+#[inline(always)]
+fn may_close(alone: Bitboard, kind: PieceType, targets: Bitboard) -> bool {
+    let mut from = Bitboard::FULL;
+    for s in alone {
+        from &= attacks::empty_board_attacks(kind, s);
+    }
+    (from & targets).nonempty()
+}
+
+/// [`may_close`] for the winner's `pawns` that [`pawn_checks`] looks at for a king on `t`:
+/// those that may be the mover. A pawn moves onto a square ahead (one or two) or next to that
+/// (a capture), and attacks from there as a pawn or, one step from promoting, as a queen or a
+/// knight. `lines`: where a pawn may uncover a check.
+#[inline(always)]
+fn pawn_movers(
+    pos: &Position,
+    winner: Color,
+    pawns: Bitboard,
+    t: Square,
+    open: Bitboard,
+    occ: Bitboard,
+    lines: Bitboard,
+) -> Bitboard {
+    let loser = winner.flip();
+    let seventh = Bitboard::relative_rank(winner, Rank::R7);
+    // `pawn_checks`' own superset of the pawns that can check t.
+    let checking = attacks::pawn_attacks(loser, t);
+    let behind = checking.forward(loser);
+    let near = behind | behind.forward(loser) | checking.pawn_attacks(loser);
+    // A pawn uncovering a check stands on a line from t and on a slider's line.
+    let lines = lines & attacks::empty_board_attacks(PieceType::Queen, t);
+    let mut movers = Bitboard::EMPTY;
+    for a in pawns & (lines | seventh | near) {
+        let alone = open - opened(pos, winner, a, occ);
+        let one = Bitboard::from_square(a).forward(winner);
+        let targets = one | one.forward(winner) | attacks::pawn_attacks(winner, a);
+        let may = if seventh.contains(a) {
+            may_close(alone, PieceType::Queen, targets) || may_close(alone, PieceType::Knight, targets)
+        } else {
+            let mut from = Bitboard::FULL;
+            for s in alone {
+                from &= attacks::pawn_attacks(loser, s);
+            }
+            (from & targets).nonempty()
+        };
+        if may {
+            movers = movers.with(a);
+        }
+    }
+    movers
+}
+
+/// What the winner's sliders but the one on `a` attack on `occ` once `a` is emptied, where
+/// they see `a` (the lines a move from `a` opens; more than that, never less).
+#[inline(always)]
+fn opened(pos: &Position, winner: Color, a: Square, occ: Bitboard) -> Bitboard {
+    let ours = pos.color(winner);
+    let queens = pos.pieces(PieceType::Queen);
+    let sliders = (pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Bishop) | queens) & ours;
+    // Mostly none on a line through a: one lookup.
+    if (attacks::empty_board_attacks(PieceType::Queen, a) & sliders).is_empty() {
+        return Bitboard::EMPTY;
+    }
+    let without = occ.without(a);
+    let mut opened = Bitboard::EMPTY;
+    for x in attacks::rook_attacks(a, occ) & (pos.pieces(PieceType::Rook) | queens) & ours {
+        opened |= attacks::rook_attacks(x, without);
+    }
+    for x in attacks::bishop_attacks(a, occ) & (pos.pieces(PieceType::Bishop) | queens) & ours {
+        opened |= attacks::bishop_attacks(x, without);
+    }
+    opened
+}
+
 /// The winner's pieces (`ours`) that alone stand between `king` and one of them that slides,
 /// on `occ` (`direct`: the king's [`attacks::check_squares_by_kind`] on it).
 fn discoverers(pos: &Position, ours: Bitboard, king: Square, occ: Bitboard, direct: &[Bitboard; 6]) -> Bitboard {
@@ -557,6 +672,55 @@ mod tests {
     use super::*;
     use crate::chess::movegen::{has_legal_move, legal_moves};
     use crate::rules::unwinnable::cover::may_mate_within;
+
+    thread_local! {
+        /// Turns [`may_close`] off (it says "may" to every piece): the filters without the
+        /// shortcut, to compare with.
+        pub(super) static NO_SHORTCUT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// The filters with [`may_close`]'s shortcut keep exactly what they keep without it (the
+    /// king's steps, the last free squares, every move), on random positions, on the finals and
+    /// the positions near them and on two made by hand. A line through the mover's square not
+    /// counted ([`opened`]), a pawn that uncovers a check left out or a pawn's move not counted
+    /// drops a step the full test keeps (each was tried: this test and
+    /// `never_drops_a_move_after_which_a_mate_follows` fail).
+    #[test]
+    fn the_shortcut_changes_nothing() {
+        let mut rng = Rng(0x0123_4567_89ab_cdef);
+        let mut positions = Vec::new();
+        while positions.len() < 100_000 {
+            positions.extend(random_position(&mut rng));
+        }
+        let finals = include_str!("../../../tests/data/selfplay-finals.epd");
+        for fen in finals.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            positions.extend(Position::from_fen(fen).expect("test FEN").with_nearby());
+        }
+        // Found among a million random positions: a square next to the king that only a line
+        // along a diagonal through the mover's square covers. Made by hand: after 1... Kg4 only
+        // 2. e4 mates (the double push uncovers the bishop's check and covers f5; the random
+        // positions have no such mate).
+        for fen in ["r3k2r/2b5/3n2q1/6n1/3B1K2/2R3n1/8/8 w kq - 0 1", "K7/8/4N3/5k2/8/R7/4P3/3B3R b - - 0 1"] {
+            positions.push(Position::from_fen(fen).expect("test FEN"));
+        }
+        let by_hand = Position::from_fen("K7/8/4N3/5k2/8/R7/4P3/3B3R b - - 0 1").expect("test FEN");
+        assert!(mates_after(&by_hand).iter().any(|(m, ws)| m.to_uci() == "f5g4" && ws[0].to_uci() == "e2e4"));
+        let (mut steps, mut squares, mut none) = (0, 0, 0);
+        for pos in &positions {
+            let winner = pos.side_to_move().flip();
+            let new = Replies::new(pos, winner);
+            NO_SHORTCUT.with(|c| c.set(true));
+            let old = Replies::new(pos, winner);
+            NO_SHORTCUT.with(|c| c.set(false));
+            assert_eq!((new.all, new.king_to, new.to), (old.all, old.king_to, old.to), "{pos:?}");
+            assert_eq!(new.allow_none(), old.allow_none(), "{pos:?}");
+            steps += new.king_to.count();
+            squares += if new.all { 0 } else { new.to.count() };
+            none += usize::from(new.allow_none());
+        }
+        println!("{} positions: {steps} king steps kept, {squares} last squares, {none} allow none", positions.len());
+        assert!(steps > 10_000 && squares > 10_000 && none * 10 > positions.len(), "{steps} {squares} {none}");
+    }
 
     /// Every legal move of the loser after which the winner mates at once, with every mate,
     /// the way the brute force finds them: every move of both sides played.
@@ -845,6 +1009,8 @@ mod tests {
             "8/8/8/8/4ppp1/2N1p1p1/6k1/4K2R b K - 0 1",
             "7k/8/1b6/8/4p3/5PP1/3P1KP1/4NB2 w - - 0 1",
             "8/p7/8/8/4p1p1/2N1pkp1/8/4K2R b K - 0 1",
+            // Only 2. e4 mates after 1... Kg4 (the double push uncovers a check and covers f5).
+            "K7/8/4N3/5k2/8/R7/4P3/3B3R b - - 0 1",
         ] {
             let pos = Position::from_fen(fen).expect("test FEN");
             assert!(!mates_after(&pos).is_empty(), "{fen}");
