@@ -246,10 +246,7 @@ impl Steps {
             opened: [Bitboard::EMPTY; 16],
             n: 0,
             lines: Bitboard::EMPTY,
-            #[cfg(not(test))]
-            shortcut: true,
-            #[cfg(test)]
-            shortcut: !tests::NO_SHORTCUT.with(std::cell::Cell::get),
+            shortcut: shortcut(),
             overflow: false,
         };
         for a in ours - pawns {
@@ -321,12 +318,12 @@ fn king_step_may_allow_mate(pos: &Position, winner: Color, k: Square, t: Square,
     for (i, &(a, kind, targets)) in steps.pieces[..steps.n].iter().enumerate() {
         // Where nothing is open (a piece taken on t opens every line through it) every piece
         // may be the mover.
-        if a != t && (open.is_empty() || may_close(open - steps.opened[i], kind, targets)) {
+        if a != t && (open.is_empty() || may_close(open - steps.opened[i], kind, targets, false)) {
             movers = movers.with(a);
         }
     }
     let pawns = pos.pieces_of(winner, PieceType::Pawn);
-    let pawns = if open.is_empty() { pawns } else { pawn_movers(pos, winner, pawns, t, open, occ, steps.lines) };
+    let pawns = if open.is_empty() { pawns } else { pawn_movers(pos, winner, pawns, t, open, occ, steps.lines, false) };
     if movers.is_empty() && pawns.is_empty() {
         return false;
     }
@@ -440,6 +437,39 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
     let others = pos.color(loser).without(king);
     let free = attacks::king_attacks(king) - others;
     let occ = pos.occupied() - others;
+    // The occupancy the winner's moves are made on (the king lifted off for its steps), and
+    // what the winner's pieces attack on it (for after_move's shortcut).
+    let occ_k = occ.without(king);
+    let pawns = pos.pieces_of(winner, PieceType::Pawn);
+    let mut seen = pawns.pawn_attacks(winner);
+    for a in ours - pawns {
+        if let Some(piece) = pos.piece_at(a) {
+            seen |= attacks::piece_attacks(piece.kind, a, occ_k);
+        }
+    }
+    // Only a mover that may leave at most one free square unattacked can make one the last
+    // (see `may_close`): where no piece may and the winner cannot castle, none is.
+    let open = if shortcut() { free - seen } else { Bitboard::EMPTY };
+    let mut movers = Bitboard::EMPTY;
+    let mut lines = Bitboard::EMPTY;
+    for a in ours - pawns {
+        let Some(piece) = pos.piece_at(a) else { continue };
+        if matches!(piece.kind, PieceType::Bishop | PieceType::Rook | PieceType::Queen) {
+            lines |= attacks::empty_board_attacks(piece.kind, a);
+        }
+        let targets = attacks::piece_attacks(piece.kind, a, occ);
+        if open.is_empty() || may_close(open - opened(pos, winner, a, occ_k), piece.kind, targets, true) {
+            movers = movers.with(a);
+        }
+    }
+    let pawns = if open.is_empty() { pawns } else { pawn_movers(pos, winner, pawns, king, open, occ_k, lines, true) };
+    if movers.is_empty()
+        && pawns.is_empty()
+        && pos.castling_rook(winner, CastleSide::King).is_none()
+        && pos.castling_rook(winner, CastleSide::Queen).is_none()
+    {
+        return Some(Bitboard::EMPTY);
+    }
     // The winner's pieces the loser's (but the king) can take: a square the winner may move to.
     let queens = pos.pieces_of(loser, PieceType::Queen);
     let mut taken = pos.pieces_of(loser, PieceType::Pawn).pawn_attacks(loser);
@@ -463,16 +493,6 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
         }
         open.nonempty()
     };
-    // The occupancy the winner's moves are made on (the king lifted off for its steps), and
-    // what the winner's pieces attack on it (for after_move's shortcut).
-    let occ_k = occ.without(king);
-    let pawns = pos.pieces_of(winner, PieceType::Pawn);
-    let mut seen = pawns.pawn_attacks(winner);
-    for a in ours - pawns {
-        if let Some(piece) = pos.piece_at(a) {
-            seen |= attacks::piece_attacks(piece.kind, a, occ_k);
-        }
-    }
     // Castling (both pieces moved; counted as a check).
     for side in CastleSide::BOTH {
         let Some(rook) = pos.castling_rook(winner, side) else { continue };
@@ -484,7 +504,7 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
             return None;
         }
     }
-    for a in ours - pawns {
+    for a in movers {
         let Some(piece) = pos.piece_at(a) else { continue };
         let targets = attacks::piece_attacks(piece.kind, a, occ) - blocked;
         let mut checks = targets & direct[piece.kind.index()];
@@ -516,18 +536,35 @@ fn last_free_squares(pos: &Position, winner: Color, king: Square) -> Option<Bitb
 /// no, every move of the piece's fails the filter's own test, so it keeps what it kept without
 /// it (`the_shortcut_changes_nothing`); a few table lookups against working out the checks.
 #[inline(always)]
-fn may_close(alone: Bitboard, kind: PieceType, targets: Bitboard) -> bool {
-    let mut from = Bitboard::FULL;
-    for s in alone {
-        from &= attacks::empty_board_attacks(kind, s);
+fn may_close(alone: Bitboard, kind: PieceType, targets: Bitboard, one_left: bool) -> bool {
+    covering(alone, |s| attacks::empty_board_attacks(kind, s), one_left, targets)
+}
+
+/// Is one of `targets` a square from which a piece attacks every square of `squares`
+/// (`one_left`: all but at most one), `from` giving the squares from which it attacks one?
+#[inline(always)]
+fn covering(squares: Bitboard, from: impl Fn(Square) -> Bitboard, one_left: bool, targets: Bitboard) -> bool {
+    if one_left && !squares.more_than_one() {
+        return true;
     }
-    (from & targets).nonempty()
+    // The targets that missed none of the squares so far, and those that missed one.
+    let (mut all, mut but_one) = (targets, Bitboard::EMPTY);
+    for s in squares {
+        let d = from(s);
+        but_one = if one_left { (but_one & d) | (all - d) } else { Bitboard::EMPTY };
+        all &= d;
+        if (all | but_one).is_empty() {
+            return false;
+        }
+    }
+    true
 }
 
 /// [`may_close`] for the winner's `pawns` that [`pawn_checks`] looks at for a king on `t`:
 /// those that may be the mover. A pawn moves onto a square ahead (one or two) or next to that
 /// (a capture), and attacks from there as a pawn or, one step from promoting, as a queen or a
-/// knight. `lines`: where a pawn may uncover a check.
+/// knight. `lines`: where a pawn may uncover a check. `one_left`: as [`may_close`]'s.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn pawn_movers(
     pos: &Position,
@@ -537,6 +574,7 @@ fn pawn_movers(
     open: Bitboard,
     occ: Bitboard,
     lines: Bitboard,
+    one_left: bool,
 ) -> Bitboard {
     let loser = winner.flip();
     let seventh = Bitboard::relative_rank(winner, Rank::R7);
@@ -552,19 +590,25 @@ fn pawn_movers(
         let one = Bitboard::from_square(a).forward(winner);
         let targets = one | one.forward(winner) | attacks::pawn_attacks(winner, a);
         let may = if seventh.contains(a) {
-            may_close(alone, PieceType::Queen, targets) || may_close(alone, PieceType::Knight, targets)
+            may_close(alone, PieceType::Queen, targets, one_left)
+                || may_close(alone, PieceType::Knight, targets, one_left)
         } else {
-            let mut from = Bitboard::FULL;
-            for s in alone {
-                from &= attacks::pawn_attacks(loser, s);
-            }
-            (from & targets).nonempty()
+            covering(alone, |s| attacks::pawn_attacks(loser, s), one_left, targets)
         };
         if may {
             movers = movers.with(a);
         }
     }
     movers
+}
+
+/// Are [`may_close`]'s shortcuts taken? Always but where a test turns them off to compare.
+#[inline(always)]
+fn shortcut() -> bool {
+    #[cfg(test)]
+    return !tests::NO_SHORTCUT.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    true
 }
 
 /// What the winner's sliders but the one on `a` attack on `occ` once `a` is emptied, where
