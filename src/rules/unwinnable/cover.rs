@@ -217,14 +217,58 @@ fn first_step_reach(king: Square, blockers: Bitboard, winners: &Winners) -> Bitb
 pub struct AfterWinnerMove<'p> {
     pos: &'p Position,
     winners: Winners,
+    /// What the men but each one (by its index in `winners.men`; the king's: all the others)
+    /// attack together, worked out once for all the moves: a child's sums are these and the
+    /// mover's, without a walk over the men at each.
+    without: [Sums; 16],
+}
+
+/// What [`Winners::sum_up`] works out of the men but the king, and the largest cap of them
+/// all: attacked, attacked twice, attacked by a leaper; the largest `most`.
+#[derive(Clone, Copy, Default)]
+struct Sums {
+    attacked: Bitboard,
+    twice: Bitboard,
+    leapers: Bitboard,
+    most: u8,
 }
 
 impl<'p> AfterWinnerMove<'p> {
     /// At `pos` (`winner` to move); None where a castling right is left (the bound says
     /// "maybe" there, and the moves can end rights).
     pub fn new(pos: &'p Position, winner: Color) -> Option<AfterWinnerMove<'p>> {
-        (pos.side_to_move() == winner && pos.castling_rights().is_empty())
-            .then(|| AfterWinnerMove { pos, winners: Winners::new(pos, winner, 1, &TABLES) })
+        if pos.side_to_move() != winner || !pos.castling_rights().is_empty() {
+            return None;
+        }
+        let winners = Winners::new(pos, winner, 1, &TABLES);
+        // The sums of the men before each one and after it, then put together.
+        let n = winners.count;
+        let (men, king) = winners.men[..n].split_at(n - 1);
+        let add = |sums: Sums, man: &Man| Sums {
+            attacked: sums.attacked | man.attacks,
+            twice: sums.twice | (sums.attacked & man.attacks),
+            leapers: if man.leaper { sums.leapers | man.attacks } else { sums.leapers },
+            most: sums.most.max(man.most),
+        };
+        let mut before = [Sums::default(); 16];
+        for i in 1..n {
+            before[i] = add(before[i - 1], &men[i - 1]);
+        }
+        let mut without = [Sums::default(); 16];
+        let mut after = Sums::default();
+        for i in (0..n - 1).rev() {
+            let (b, a) = (before[i], after);
+            without[i] = Sums {
+                attacked: b.attacked | a.attacked,
+                twice: b.twice | a.twice | (b.attacked & a.attacked),
+                leapers: b.leapers | a.leapers,
+                most: b.most.max(a.most).max(king[0].most),
+            };
+            after = add(after, &men[i]);
+        }
+        // The king moves: the other men all stay.
+        without[n - 1] = before[n - 1];
+        Some(AfterWinnerMove { pos, winners, without })
     }
 
     /// [`may_mate_within`] two half-moves from the end on the position after `m` (a legal
@@ -242,11 +286,33 @@ impl<'p> AfterWinnerMove<'p> {
         };
         // The mover on its new square, and back after the test.
         let (man, king, sums) = (w.men[i], w.king, (w.attacked, w.twice, w.most_caps, w.leapers));
-        w.men[i] = Man::new(&TABLES, w.color, kind, to, 1);
-        if kind == PieceType::King {
+        let moved = Man::new(&TABLES, w.color, kind, to, 1);
+        w.men[i] = moved;
+        // `Winners::sum_up` with one winner move, from the men but the mover's sums (the king's
+        // attacks on their own, as it does).
+        let rest = self.without[i];
+        let (attacked, twice, leapers, king_attacks) = if i == w.count - 1 {
             w.king = to;
+            (rest.attacked, rest.twice, rest.leapers, moved.attacks)
+        } else {
+            let leapers = if moved.leaper { rest.leapers | moved.attacks } else { rest.leapers };
+            (
+                rest.attacked | moved.attacks,
+                rest.twice | (rest.attacked & moved.attacks),
+                leapers,
+                w.men[w.count - 1].attacks,
+            )
+        };
+        w.leapers = leapers | king_attacks;
+        w.attacked = [attacked | king_attacks, attacked];
+        w.twice = [twice | (attacked & king_attacks), twice];
+        w.most_caps = usize::from(rest.most.max(moved.most));
+        #[cfg(debug_assertions)]
+        {
+            let fast = (w.attacked, w.twice, w.most_caps, w.leapers);
+            w.sum_up();
+            debug_assert!(fast == (w.attacked, w.twice, w.most_caps, w.leapers));
         }
-        w.sum_up();
         let loser = w.color.flip();
         // A piece taken on `to` is gone.
         let blockers = self.pos.color(loser).without(self.pos.king_square(loser)).without(to);
