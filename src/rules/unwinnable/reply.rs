@@ -55,6 +55,12 @@
 //!
 //! So m is played only where some move counted so checks t and leaves every such square
 //! attacked.
+//!
+//! Before the checks are worked out, a cheaper question skips the winner's pieces that cannot
+//! be that mover (`may_close`): the squares next to t no piece attacks on O, nor along a line
+//! through a once a is emptied, are attacked after w only from d. Where no target of a piece
+//! attacks them all on the empty board, none of its moves passes the test above, so nothing
+//! else changes. The other pieces' filter asks the same, all but one square.
 
 use crate::chess::attacks::{self, aligned};
 use crate::chess::movegen::{moves_with_untested_king_steps_into, MoveList, Sink};
