@@ -394,28 +394,24 @@ const fn ray(sq: usize, df: i8, dr: i8) -> u64 {
 }
 
 const fn line_tables() -> LineTables {
+    let rays = rays();
     let mut t = LineTables { between: [[Bitboard::EMPTY; 64]; 64], line: [[Bitboard::EMPTY; 64]; 64] };
     let mut a = 0;
     while a < 64 {
-        let mut i = 0;
-        while i < DIRS.len() {
-            let (df, dr) = DIRS[i];
-            let whole = ray(a, df, dr) | ray(a, -df, -dr) | 1 << a;
-            // Walk from a to the edge: each square b gets the squares passed before it.
-            let (mut f, mut r) = ((a % 8) as i8, (a / 8) as i8);
-            let mut passed = 0u64;
-            loop {
-                f += df;
-                r += dr;
-                if f < 0 || f >= 8 || r < 0 || r >= 8 {
-                    break;
-                }
-                let b = (r * 8 + f) as usize;
-                t.between[a][b] = Bitboard(passed);
+        let mut d = 0;
+        while d < DIRS.len() {
+            let (df, dr) = DIRS[d];
+            let whole = rays[a][d] | ray(a, -df, -dr) | 1 << a;
+            // Each square b on the ray from a: between them, the ray from a without b and the ray
+            // beyond it.
+            let mut on_ray = rays[a][d];
+            while on_ray != 0 {
+                let b = on_ray.trailing_zeros() as usize;
+                on_ray &= on_ray - 1;
+                t.between[a][b] = Bitboard(rays[a][d] & !rays[b][d] & !(1 << b));
                 t.line[a][b] = Bitboard(whole);
-                passed |= 1 << b;
             }
-            i += 1;
+            d += 1;
         }
         a += 1;
     }
