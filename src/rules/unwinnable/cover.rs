@@ -633,10 +633,9 @@ mod tests {
     fn the_bound_after_a_move_is_the_bound_on_the_position_after_it() {
         use crate::chess::movegen::legal_moves;
         attacks::init();
-        let finals = include_str!("../../../tests/data/selfplay-finals.epd");
         let (mut asked, mut ruled_out) = (0, 0);
-        for fen in finals.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).step_by(4) {
-            let positions = Position::from_fen(fen).expect("test FEN").with_nearby();
+        for final_position in super::super::selfplay_finals().step_by(4) {
+            let positions = final_position.with_nearby();
             for pos in &positions {
                 let winner = pos.side_to_move();
                 let Some(mut after) = AfterWinnerMove::new(pos, winner) else { continue };
@@ -659,10 +658,9 @@ mod tests {
     fn the_king_never_steps_where_the_bound_drops_k() {
         use crate::chess::movegen::legal_moves;
         attacks::init();
-        let finals = include_str!("../../../tests/data/selfplay-finals.epd");
         let (mut steps, mut dropped) = (0, 0);
-        for fen in finals.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-            let positions = Position::from_fen(fen).expect("test FEN").with_nearby();
+        for final_position in super::super::selfplay_finals() {
+            let positions = final_position.with_nearby();
             for pos in &positions {
                 let loser = pos.side_to_move();
                 let king = pos.king_square(loser);

@@ -512,6 +512,17 @@ pub fn is_helpmate(pos: &Position, side: Color, line: &[Move]) -> bool {
     p.side_to_move() != side && p.in_check() && legal_moves(&p).is_empty()
 }
 
+/// The positions of `tests/data/selfplay-finals.epd` (the final positions of self-play games)
+/// in file order: the real positions the unwinnable tests sample.
+#[cfg(test)]
+fn selfplay_finals() -> impl Iterator<Item = Position> {
+    include_str!("../../../tests/data/selfplay-finals.epd")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|fen| Position::from_fen(fen).expect("test FEN"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

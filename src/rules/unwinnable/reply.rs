@@ -737,14 +737,9 @@ mod tests {
     /// `never_drops_a_move_after_which_a_mate_follows` fail).
     #[test]
     fn the_shortcut_changes_nothing() {
-        let mut rng = Rng(0x0123_4567_89ab_cdef);
-        let mut positions = Vec::new();
-        while positions.len() < 100_000 {
-            positions.extend(random_position(&mut rng));
-        }
-        let finals = include_str!("../../../tests/data/selfplay-finals.epd");
-        for fen in finals.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-            positions.extend(Position::from_fen(fen).expect("test FEN").with_nearby());
+        let mut positions = random_positions(&mut Rng(0x0123_4567_89ab_cdef), 100_000);
+        for final_position in super::super::selfplay_finals() {
+            positions.extend(final_position.with_nearby());
         }
         // Found among a million random positions: a square next to the king that only a line
         // along a diagonal through the mover's square covers. Made by hand: after 1... Kg4 only
@@ -802,6 +797,15 @@ mod tests {
             self.0 ^= self.0 >> 27;
             (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
         }
+    }
+
+    /// `n` positions of [`random_position`]'s kinds, drawn from `rng`.
+    fn random_positions(rng: &mut Rng, n: usize) -> Vec<Position> {
+        let mut positions = Vec::with_capacity(n);
+        while positions.len() < n {
+            positions.extend(random_position(rng));
+        }
+        positions
     }
 
     /// A random position for a node before the winner's last move: the kings, up to 12 men
@@ -1033,13 +1037,8 @@ mod tests {
     fn never_drops_a_move_after_which_a_mate_follows() {
         crate::chess::attacks::init();
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        let mut positions = Vec::new();
-        while positions.len() < 100_000 {
-            positions.extend(random_position(&mut rng));
-        }
-        let finals = include_str!("../../../tests/data/selfplay-finals.epd");
-        for fen in finals.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-            let mut pos = Position::from_fen(fen).expect("test FEN");
+        let mut positions = random_positions(&mut rng, 100_000);
+        for mut pos in super::super::selfplay_finals() {
             for _ in 0..3 {
                 positions.push(pos);
                 let moves = legal_moves(&pos);

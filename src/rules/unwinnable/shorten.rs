@@ -668,14 +668,12 @@ mod exact_alone {
     #[ignore]
     fn exact_search_alone_on_the_finals() {
         attacks::init();
-        let finals = include_str!("../../../tests/data/selfplay-finals.epd");
         let bits = std::env::var("EXACT_TABLE_BITS").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
         let mut table = Table::new(bits);
         let budget: u64 = std::env::var("EXACT_BUDGET").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000_000);
         let (mut nodes, mut found, mut shortest) = (0u64, 0usize, 0usize);
         let clock = std::time::Instant::now();
-        for fen in finals.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-            let pos = Position::from_fen(fen).expect("fen");
+        for pos in super::super::selfplay_finals() {
             if !has_legal_move(&pos) {
                 continue;
             }
