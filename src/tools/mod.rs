@@ -2,6 +2,7 @@
 //! tuner, the network trainer and its rescorer, levels, unwinnable and referee.
 
 pub mod explain;
+pub mod in_order;
 pub mod levels;
 pub mod perft;
 pub mod position_args;

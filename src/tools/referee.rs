@@ -16,7 +16,7 @@ use crate::explain::{explain, json, note_text, outcome_note, reason_text, ruling
 use crate::rules::pgn::{PgnError, PgnReader, RawGame};
 use crate::rules::referee::board_outcome;
 use crate::rules::{dead, Game, Outcome};
-use std::collections::BTreeMap;
+use crate::tools::in_order;
 use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -406,8 +406,7 @@ pub fn run(args: RefereeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build() {
+    let pool = match in_order::pool(args.threads) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: cannot start threads: {e}");
@@ -423,45 +422,24 @@ pub fn run(args: RefereeArgs) -> ExitCode {
         counts: [0; ProblemCode::ALL.len()],
         closed: false,
     };
-    let (tx, rx) = mpsc::channel();
-    let mut waiting = BTreeMap::new();
-    let mut spawned = 0usize;
-    // Waits for the next game's judgement and prints it with any that follow it in order.
-    let print_next = |printer: &mut Printer<_>, waiting: &mut BTreeMap<usize, Judged>| -> bool {
-        while !waiting.contains_key(&(printer.games + 1)) {
-            let Ok((index, judged)) = rx.recv() else { return false };
-            waiting.insert(index, judged);
-        }
-        while let Some(judged) = waiting.remove(&(printer.games + 1)) {
-            match judged {
-                Ok(j) => printer.print(&j),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        true
-    };
     let mut read_error = None;
-    for raw in PgnReader::new(BufReader::with_capacity(1 << 16, file)) {
-        let raw = match raw {
-            Ok(raw) => raw,
-            Err(e) => {
-                read_error = Some(e);
-                break;
-            }
-        };
-        while spawned - printer.games >= WINDOW && print_next(&mut printer, &mut waiting) {}
-        if printer.closed {
-            return ExitCode::SUCCESS; // the reader went away
+    let games = PgnReader::new(BufReader::with_capacity(1 << 16, file)).map_while(|raw| match raw {
+        Ok(raw) => Some(raw),
+        Err(e) => {
+            read_error = Some(e);
+            None
         }
-        spawned += 1;
-        let tx = tx.clone();
-        pool.spawn(move || {
-            let judged = std::panic::catch_unwind(|| judge(&raw, lang));
-            let _ = tx.send((raw.index, judged));
-        });
-    }
-    drop(tx);
-    while printer.games < spawned && !printer.closed && print_next(&mut printer, &mut waiting) {}
+    });
+    in_order::map_in_order(
+        &pool,
+        games,
+        WINDOW,
+        |raw| judge(&raw, lang),
+        |judgement| {
+            printer.print(&judgement);
+            !printer.closed
+        },
+    );
     if printer.closed {
         return ExitCode::SUCCESS; // the reader went away
     }
@@ -478,8 +456,6 @@ pub fn run(args: RefereeArgs) -> ExitCode {
     }
     ExitCode::SUCCESS
 }
-
-type Judged = std::thread::Result<Judgement>;
 
 /// Prints judgements in file order and keeps the tally.
 struct Printer<W: Write> {

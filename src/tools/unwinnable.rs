@@ -9,6 +9,7 @@ use crate::chess::{Color, Position};
 use crate::explain::{json, note_text, outcome_note, Lang, MateFact, Note};
 use crate::rules::unwinnable::{self, decide, Budget, Decision, Verdict};
 use crate::rules::{dead, referee};
+use crate::tools::in_order;
 use crate::tools::position_args::{parse_player, PositionArgs};
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,7 +31,14 @@ pub struct UnwinnableArgs {
     /// blank lines skipped), answered in order.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves"])]
     pub epd: Option<PathBuf>,
+    /// Positions of a batch answered at once (default: one per core); the output keeps the
+    /// file's order, and each position's `micros` is its own time on its thread.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
+
+/// Positions of a batch read ahead of the one printed next.
+const WINDOW: usize = 256;
 
 /// Runs `arbiter unwinnable`; never panics on any input.
 pub fn run(args: UnwinnableArgs) -> ExitCode {
@@ -50,6 +58,10 @@ pub fn run(args: UnwinnableArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.threads.is_some() && args.epd.is_none() {
+        eprintln!("error: --threads applies to a batch (--epd FILE)");
+        return ExitCode::from(2);
+    }
     let budget = Budget(args.budget);
     let mut out = std::io::stdout().lock();
     if let Some(path) = &args.epd {
@@ -60,10 +72,19 @@ pub fn run(args: UnwinnableArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let pool = match in_order::pool(args.threads) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: cannot start threads: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
+        let chess960 = args.position.variant.chess960;
+        let answer = |line: &str| {
             let answer = match epd_fen(line).map(|f| Position::from_fen(&f).map_err(|e| e.to_string())) {
                 Some(Ok(mut pos)) => {
-                    if args.position.variant.chess960 {
+                    if chess960 {
                         pos.set_chess960(true);
                     }
                     Answer::of(&pos, sides, budget, Example::Batch)
@@ -71,10 +92,9 @@ pub fn run(args: UnwinnableArgs) -> ExitCode {
                 Some(Err(e)) => Answer::error(line, &format!("bad FEN: {e}")),
                 None => Answer::error(line, "not a FEN (it needs at least 4 fields)"),
             };
-            if write_lines(&mut out, &answer.render(args.position.json, lang)).is_err() {
-                break;
-            }
-        }
+            answer.render(args.position.json, lang)
+        };
+        in_order::map_in_order(&pool, lines, WINDOW, answer, |rendered| write_lines(&mut out, &rendered).is_ok());
         return ExitCode::SUCCESS;
     }
     let game = match args.position.game() {

@@ -462,6 +462,43 @@ fn command_line_single_and_batch() {
     assert_eq!(common::arbiter_cli(&["unwinnable", "--budget", "lots"]).0, 2);
 }
 
+/// The batch on two threads gives what it gives on one, in the file's order, but for the
+/// times: every sixth of the CHA vectors (some take thousands of nodes, most a few).
+#[test]
+fn a_batch_on_two_threads_answers_as_on_one() {
+    let vectors = std::fs::read_to_string("tests/data/cha-test-vectors.txt").expect("CHA vectors");
+    let epd: String = vectors
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.len() > 3)
+        .step_by(6)
+        .map(|l| format!("{}\n", &l[3..]))
+        .collect();
+    let path = temp_file("threads.epd", &epd);
+    let without_micros = |threads: &str| {
+        let (code, out, err) = common::arbiter_cli(&[
+            "unwinnable",
+            "--json",
+            "--budget",
+            "200000",
+            "--threads",
+            threads,
+            "--epd",
+            &path.to_string_lossy(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        out.lines().map(|l| l[..l.rfind(",\"micros\":").unwrap_or(l.len())].to_string()).collect::<Vec<_>>()
+    };
+    let (one, two) = (without_micros("1"), without_micros("2"));
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(one.len(), epd.lines().count());
+    for (i, (a, b)) in one.iter().zip(&two).enumerate() {
+        assert_eq!(a, b, "line {}", i + 1);
+    }
+    assert_eq!(one.len(), two.len());
+    // --threads only applies to a batch.
+    assert_eq!(common::arbiter_cli(&["unwinnable", "--threads", "2", "--fen", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"]).0, 2);
+}
+
 /// Random games from the start: at positions along them, every verdict is sound — a helpmate
 /// replays to mate; "unwinnable" never meets a mate within four plies of brute force.
 #[test]
