@@ -5,13 +5,18 @@
 
 use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
-/// A pool of `threads` workers (default: one per core; 0 counts as 1).
-pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+/// A pool of `threads` workers (default: one per core; 0 counts as 1), or the exit code of a
+/// subcommand that cannot start them (the error printed).
+pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, ExitCode> {
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build()
+    rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().map_err(|e| {
+        eprintln!("error: cannot start threads: {e}");
+        ExitCode::from(2)
+    })
 }
 
 /// Runs `work` on every item of `items` on `pool`, at most `window` items ahead of the one

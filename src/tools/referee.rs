@@ -408,10 +408,7 @@ pub fn run(args: RefereeArgs) -> ExitCode {
     };
     let pool = match in_order::pool(args.threads) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: cannot start threads: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let mut printer = Printer {
         out: std::io::stdout().lock(),

@@ -14,6 +14,7 @@
 //! Adam minimises the loss over all weights at once (full batch, threads with rayon);
 //! `--out FILE` writes the result as `eval_weights.rs`.
 
+use super::in_order;
 use crate::chess::{Color, Position};
 use crate::data::minimise::golden_section;
 use crate::data::{lines, records};
@@ -278,12 +279,9 @@ fn loss_gradient(data: &Dataset, idx: &[usize], params: &[f64], k: f64, lambda: 
 
 pub fn run(args: TexelArgs) -> ExitCode {
     crate::chess::attacks::init();
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(args.threads.max(1)).build() {
+    let pool = match in_order::pool(Some(args.threads)) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: cannot start threads: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     pool.install(|| match tune(&args) {
         Ok(()) => ExitCode::SUCCESS,

@@ -74,10 +74,7 @@ pub fn run(args: UnwinnableArgs) -> ExitCode {
         };
         let pool = match in_order::pool(args.threads) {
             Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: cannot start threads: {e}");
-                return ExitCode::from(2);
-            }
+            Err(code) => return code,
         };
         let lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
         let chess960 = args.position.variant.chess960;
