@@ -14,12 +14,12 @@
 //! Adam minimises the loss over all weights at once (full batch, threads with rayon);
 //! `--out FILE` writes the result as `eval_weights.rs`.
 
-use super::in_order;
 use crate::chess::{Color, Position};
 use crate::data::minimise::golden_section;
 use crate::data::{lines, records};
 use crate::engine::eval::{self, Block, Trace, NUM_WEIGHTS, S};
 use crate::rng::Rng;
+use crate::tools::in_order;
 use clap::Args;
 use rayon::prelude::*;
 use std::fmt::Write as _;
