@@ -151,13 +151,27 @@ pub fn may_mate_within(pos: &Position, winner: Color, plies: usize) -> bool {
     let loser = winner.flip();
     let winners = Winners::new(pos, winner, winner_moves, &TABLES);
     let blockers = pos.color(loser).without(pos.king_square(loser));
-    any_block(pos, loser, blockers, &winners, winner_moves, loser_moves, pos.side_to_move() == loser)
+    let kind_of = |s: Square| pos.piece_at(s).map(|p| p.kind);
+    any_block(
+        pos.king_square(loser),
+        &kind_of,
+        loser,
+        blockers,
+        &winners,
+        winner_moves,
+        loser_moves,
+        pos.side_to_move() == loser,
+    )
 }
 
-/// The bound's test on every square the loser's king can reach ([`may_mate_within`]): the
-/// loser's other pieces `blockers` (as `pos` has them, or fewer), the winner's `winners`.
+/// The bound's test on every square the loser's king (on `king`) can reach
+/// ([`may_mate_within`]): the loser's other pieces `blockers` (each of the kind `kind_of` says),
+/// the winner's `winners`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn any_block(
-    pos: &Position,
+    king: Square,
+    kind_of: &impl Fn(Square) -> Option<PieceType>,
     loser: Color,
     blockers: Bitboard,
     winners: &Winners,
@@ -165,7 +179,22 @@ fn any_block(
     loser_moves: usize,
     loser_first: bool,
 ) -> bool {
-    let king = pos.king_square(loser);
+    mate_ends::<false>(king, kind_of, loser, blockers, winners, winner_moves, loser_moves, loser_first).nonempty()
+}
+
+/// The squares K that pass the bound's test ([`any_block`]): all of them with `EVERY`, else the
+/// first one only (or none). A mate can end with the loser's king on no other square.
+#[allow(clippy::too_many_arguments)]
+fn mate_ends<const EVERY: bool>(
+    king: Square,
+    kind_of: &impl Fn(Square) -> Option<PieceType>,
+    loser: Color,
+    blockers: Bitboard,
+    winners: &Winners,
+    winner_moves: usize,
+    loser_moves: usize,
+    loser_first: bool,
+) -> Bitboard {
     // The squares within `loser_moves` king steps (one step: the block, from a table).
     let mut reach = if loser_moves == 0 { Bitboard::from_square(king) } else { block_of(king) };
     for _ in 1..loser_moves {
@@ -174,7 +203,7 @@ fn any_block(
     if loser_first && loser_moves == 1 {
         reach = first_step_reach(king, blockers, winners);
     }
-    reach.into_iter().any(|k| {
+    let passes = |k: Square| {
         let block = block_of(k);
         // Kings never stand side by side: one next to K now must move.
         let king_moves = winners.king.distance(k) <= 1;
@@ -191,14 +220,26 @@ fn any_block(
         if need > winners.most_caps {
             return false;
         }
-        let covered = winners.most_covered(k, block, blockers, winner_moves, king_moves);
+        // Covering all the open squares the loser's pieces do not hold settles both tests below.
+        let enough = open.count() as usize - blocking;
+        let covered = winners.most_covered(k, block, blockers, winner_moves, king_moves, enough);
         if covered >= need {
             // Only the pieces that can get there count as arriving.
-            let arriving = free_moves.min(can_arrive(pos, loser, others, open.without(k), free_moves));
+            let arriving = free_moves.min(can_arrive(kind_of, loser, others, open.without(k), free_moves));
             return covered + blocking + arriving >= open.count() as usize;
         }
         false
-    })
+    };
+    if EVERY {
+        reach.into_iter().filter(|&k| passes(k)).fold(Bitboard::EMPTY, Bitboard::with)
+    } else {
+        // The first that passes and those after it, not tested (the squares are taken in
+        // ascending order): every square left out failed.
+        reach
+            .into_iter()
+            .find(|&k| passes(k))
+            .map_or(Bitboard::EMPTY, |k| Bitboard(reach.0 & !((1u64 << k.index()) - 1)))
+    }
 }
 
 /// K where the loser, to move, has one move left (`blockers`: its pieces but the king on
@@ -272,8 +313,10 @@ impl<'p> AfterWinnerMove<'p> {
     }
 
     /// [`may_mate_within`] two half-moves from the end on the position after `m` (a legal
-    /// move); None for castling and en passant (ask it after the move).
-    pub fn may_mate_after(&mut self, m: Move) -> Option<bool> {
+    /// move), as the squares on which the loser's king can end a mate there (none: "no"; the
+    /// king's square or its legal steps); None for castling and en passant (ask it after the
+    /// move).
+    pub fn mate_ends_after(&mut self, m: Move) -> Option<Bitboard> {
         if matches!(m.kind(), MoveKind::EnPassant | MoveKind::CastleKing | MoveKind::CastleQueen) {
             return None;
         }
@@ -317,10 +360,61 @@ impl<'p> AfterWinnerMove<'p> {
         // A piece taken on `to` is gone.
         let blockers = self.pos.color(loser).without(self.pos.king_square(loser)).without(to);
         // The loser moves next: its king's step is legal.
-        let may = any_block(self.pos, loser, blockers, w, 1, 1, true);
+        let kind_of = |s: Square| self.pos.piece_at(s).map(|p| p.kind);
+        let ends = mate_ends::<true>(self.pos.king_square(loser), &kind_of, loser, blockers, w, 1, 1, true);
         (w.men[i], w.king) = (man, king);
         (w.attacked, w.twice, w.most_caps, w.leapers) = sums;
-        Some(may)
+        Some(ends)
+    }
+}
+
+/// The bound at each child of a node where the loser is to move, without making the move:
+/// [`may_mate_within`]'s answer on the position after it. A move that takes none of the
+/// winner's pieces leaves them as they are, so what the bound works out of them (`Winners`) is
+/// the same at every such child: worked out once here, where the child's bound worked it out
+/// at each child and after its move was made.
+pub struct AfterLoserMove<'p> {
+    pos: &'p Position,
+    winners: Winners,
+    winner_moves: usize,
+    loser_moves: usize,
+}
+
+impl<'p> AfterLoserMove<'p> {
+    /// At `pos` (the loser to move), for children `plies` half-moves from the end; None where
+    /// a castling right is left (the bound says "maybe" there) or the children's bound answers
+    /// without the winners (no winner move, or more than the knapsack handles).
+    pub fn new(pos: &'p Position, winner: Color, plies: usize) -> Option<AfterLoserMove<'p>> {
+        // In the children the winner is to move.
+        let winner_moves = plies.div_ceil(2);
+        let loser_moves = plies - winner_moves;
+        if pos.side_to_move() == winner
+            || !pos.castling_rights().is_empty()
+            || winner_moves == 0
+            || winner_moves > MAX_WINNER_MOVES
+        {
+            return None;
+        }
+        let winners = Winners::new(pos, winner, winner_moves, &TABLES);
+        Some(AfterLoserMove { pos, winners, winner_moves, loser_moves })
+    }
+
+    /// [`may_mate_within`] on the position after the loser's legal move `m`; None where `m`
+    /// takes a piece of the winner's (en passant too) or castles (ask it after the move).
+    pub fn may_mate_after(&self, m: Move) -> Option<bool> {
+        let (pos, loser) = (self.pos, self.winners.color.flip());
+        let (from, to) = (m.from(), m.to());
+        if matches!(m.kind(), MoveKind::EnPassant | MoveKind::CastleKing | MoveKind::CastleQueen)
+            || pos.color(loser.flip()).contains(to)
+        {
+            return None;
+        }
+        let king = pos.king_square(loser);
+        let others = pos.color(loser).without(king);
+        let (king, blockers) = if from == king { (to, others) } else { (king, others.without(from).with(to)) };
+        let moved = m.promotion().or_else(|| pos.piece_at(from).map(|p| p.kind));
+        let kind_of = |s: Square| if s == to { moved } else { pos.piece_at(s).map(|p| p.kind) };
+        Some(any_block(king, &kind_of, loser, blockers, &self.winners, self.winner_moves, self.loser_moves, false))
     }
 }
 
@@ -328,14 +422,20 @@ impl<'p> AfterWinnerMove<'p> {
 /// `moves` moves, each counted by a lower bound on its moves: a pawn only goes forward and
 /// changes files only by capturing (unless it promotes in time), a knight moves at most two
 /// king steps.
-fn can_arrive(pos: &Position, loser: Color, pieces: Bitboard, target: Bitboard, moves: usize) -> usize {
+fn can_arrive(
+    kind_of: &impl Fn(Square) -> Option<PieceType>,
+    loser: Color,
+    pieces: Bitboard,
+    target: Bitboard,
+    moves: usize,
+) -> usize {
     if moves == 0 || target.is_empty() {
         return 0;
     }
     let moves = moves as i32;
     let mut n = 0;
     for p in pieces {
-        let arrives = match pos.piece_at(p).map(|piece| piece.kind) {
+        let arrives = match kind_of(p) {
             Some(PieceType::Pawn) => {
                 let rank = p.relative(loser).rank().index() as i32;
                 // Promoted with a move to spare, it goes anywhere.
@@ -519,9 +619,18 @@ impl Winners {
     /// help in one move; the king covers a block's squares from two steps away; a knight
     /// walks), its value its cap less the block's squares only it attacks now (they open when
     /// it moves, unless one of the loser's pieces stands there). With `king_moves` (a king
-    /// next to K must go) the king is among the moved pieces.
+    /// next to K must go) the king is among the moved pieces. With one move, the first piece
+    /// that covers `enough` ends the look (the answer is then at least `enough`).
     #[inline]
-    fn most_covered(&self, k: Square, block: Bitboard, blockers: Bitboard, moves: usize, king_moves: bool) -> usize {
+    fn most_covered(
+        &self,
+        k: Square,
+        block: Bitboard,
+        blockers: Bitboard,
+        moves: usize,
+        king_moves: bool,
+        enough: usize,
+    ) -> usize {
         let which = if king_moves { WITHOUT_KING } else { ALL };
         let (men, king) = self.men[..self.count].split_at(self.count - 1);
         let (king_cost, king_cap) = king[0].help(k);
@@ -537,6 +646,9 @@ impl Winners {
                 let (cost, cap) = man.help(k);
                 if cost <= 1 {
                     best = best.max(cap.saturating_sub((man.attacks & only_one).count() as u8));
+                    if usize::from(best) >= enough {
+                        break;
+                    }
                 }
             }
             return usize::from(best);
@@ -640,10 +752,37 @@ mod tests {
                 let winner = pos.side_to_move();
                 let Some(mut after) = AfterWinnerMove::new(pos, winner) else { continue };
                 for &m in legal_moves(pos).iter() {
-                    let Some(may) = after.may_mate_after(m) else { continue };
+                    let Some(ends) = after.mate_ends_after(m) else { continue };
+                    let may = ends.nonempty();
                     assert_eq!(may, may_mate_within(&pos.make_move(m), winner, 2), "{m} in {pos:?}");
                     asked += 1;
                     ruled_out += usize::from(!may);
+                }
+            }
+        }
+        assert!(asked > 100_000 && ruled_out * 10 > asked, "{ruled_out} of {asked}");
+    }
+
+    /// [`AfterLoserMove`] answers what [`may_mate_within`] does after the loser's move, three
+    /// and five half-moves from the end, on the self-play finals and the positions one and two
+    /// moves after them (the side to move as the loser).
+    #[test]
+    fn the_bound_after_a_loser_move_is_the_bound_on_the_position_after_it() {
+        use crate::chess::movegen::legal_moves;
+        attacks::init();
+        let (mut asked, mut ruled_out) = (0, 0);
+        for final_position in super::super::selfplay_finals().step_by(4) {
+            let positions = final_position.with_nearby();
+            for pos in &positions {
+                let winner = pos.side_to_move().flip();
+                for plies in [3, 5] {
+                    let Some(after) = AfterLoserMove::new(pos, winner, plies) else { continue };
+                    for &m in legal_moves(pos).iter() {
+                        let Some(may) = after.may_mate_after(m) else { continue };
+                        assert_eq!(may, may_mate_within(&pos.make_move(m), winner, plies), "{m} in {pos:?}");
+                        asked += 1;
+                        ruled_out += usize::from(!may);
+                    }
                 }
             }
         }

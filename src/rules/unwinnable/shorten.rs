@@ -12,7 +12,7 @@
 //! The decision itself does not shorten: the batch and the referee need the verdict, not the
 //! shortest evidence, and would pay for the search at every position.
 
-use super::cover::{may_mate_within, AfterWinnerMove};
+use super::cover::{may_mate_within, AfterLoserMove, AfterWinnerMove};
 use super::is_helpmate;
 use super::reply::Replies;
 use super::table::Table;
@@ -231,11 +231,12 @@ impl Exact<'_> {
             }
             return Some(false);
         }
-        self.expand(pos, plies, clock_free)
+        self.expand(pos, plies, clock_free, Bitboard::FULL)
     }
 
-    /// [`Self::search`] past the node count and the bound.
-    fn expand(&mut self, pos: &Position, plies: usize, clock_free: bool) -> Option<bool> {
+    /// [`Self::search`] past the node count and the bound; `ends`: the squares on which the
+    /// bound lets the loser's king end a mate (two half-moves from the end; else all).
+    fn expand(&mut self, pos: &Position, plies: usize, clock_free: bool, ends: Bitboard) -> Option<bool> {
         if plies == 1 {
             // The mating move: only a check can be one.
             let found = mating_move(pos);
@@ -245,7 +246,8 @@ impl Exact<'_> {
         // Two half-moves from the end, the loser's moves after which no mate can follow are not
         // played (the line found is the same: the others keep their order); where that is all
         // of them, no move list is made.
-        let replies = (plies == 2 && pos.side_to_move() != self.winner).then(|| Replies::new(pos, self.winner));
+        let replies =
+            (plies == 2 && pos.side_to_move() != self.winner).then(|| Replies::ending_on(pos, self.winner, ends));
         if replies.as_ref().is_some_and(Replies::allow_none) {
             if clock_free {
                 self.table.put(pos.key(), plies as i32);
@@ -292,8 +294,14 @@ impl Exact<'_> {
         let ordered = &mut ordered[..n];
         ordered.sort_unstable();
         // Three half-moves from the end, the bound on each child is worked out before its
-        // move is made (most children are cut by it).
+        // move is made (most children are cut by it); where the loser moves (four or more),
+        // too, from the winner's men worked out once for all the children.
         let mut after = if plies == 3 { AfterWinnerMove::new(pos, self.winner) } else { None };
+        let after_loser = if plies > 3 && pos.side_to_move() != self.winner {
+            AfterLoserMove::new(pos, self.winner, plies - 1)
+        } else {
+            None
+        };
         for &k in ordered.iter() {
             let m = moves.get((k & 0xffff) as usize);
             // Where the child's key is known without the move (most moves), the table is
@@ -312,11 +320,16 @@ impl Exact<'_> {
                 None => false,
             };
             // The child's node count and bound as its `search` would have them.
-            let bound = match (&known, &mut after) {
-                (Some((key, _)), Some(after)) => after.may_mate_after(m).map(|may| (may, *key)),
+            // The child's bound, with the squares a mate can end on after a winner's move.
+            let bound = match (&known, &mut after, &after_loser) {
+                (Some((key, _)), Some(after), _) => after.mate_ends_after(m).map(|ends| (ends, *key)),
+                (Some((key, _)), None, Some(after)) => {
+                    after.may_mate_after(m).map(|may| (if may { Bitboard::FULL } else { Bitboard::EMPTY }, *key))
+                }
                 _ => None,
             };
-            if let Some((may, key)) = bound {
+            if let Some((ends, key)) = bound {
+                let may = ends.nonempty();
                 self.nodes += 1;
                 if self.nodes > self.limit {
                     return None;
@@ -331,7 +344,7 @@ impl Exact<'_> {
             self.line.push(m);
             let child = pos.make_move(m);
             let found = match (known, bound) {
-                (_, Some(_)) => self.expand(&child, plies - 1, clock_free),
+                (_, Some((ends, _))) => self.expand(&child, plies - 1, clock_free, ends),
                 (Some(_), None) => self.search(&child, plies - 1, clock_free),
                 (None, _) => self.dfs(&child, plies - 1),
             };
