@@ -233,12 +233,7 @@ fn mate_ends<const EVERY: bool>(
     if EVERY {
         reach.into_iter().filter(|&k| passes(k)).fold(Bitboard::EMPTY, Bitboard::with)
     } else {
-        // The first that passes and those after it, not tested (the squares are taken in
-        // ascending order): every square left out failed.
-        reach
-            .into_iter()
-            .find(|&k| passes(k))
-            .map_or(Bitboard::EMPTY, |k| Bitboard(reach.0 & !((1u64 << k.index()) - 1)))
+        reach.into_iter().find(|&k| passes(k)).map_or(Bitboard::EMPTY, Bitboard::from_square)
     }
 }
 
