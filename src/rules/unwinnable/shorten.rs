@@ -319,8 +319,8 @@ impl Exact<'_> {
                 }
                 None => false,
             };
-            // The child's node count and bound as its `search` would have them.
-            // The child's bound, with the squares a mate can end on after a winner's move.
+            // The child's node count and bound as its `search` would have them (after a winner's
+            // move, with the squares a mate can end on).
             let bound = match (&known, &mut after, &after_loser) {
                 (Some((key, _)), Some(after), _) => after.mate_ends_after(m).map(|ends| (ends, *key)),
                 (Some((key, _)), None, Some(after)) => {
