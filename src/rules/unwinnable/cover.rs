@@ -154,7 +154,8 @@ pub fn may_mate_within(pos: &Position, winner: Color, plies: usize) -> bool {
     let winners = Winners::new(pos, winner, winner_moves, &TABLES);
     let blockers = pos.color(loser).without(pos.king_square(loser));
     let kind_of = |s: Square| pos.piece_at(s).map(|p| p.kind);
-    any_block(
+    mate_ends::<false>(
+        Bitboard::EMPTY,
         pos.king_square(loser),
         &kind_of,
         loser,
@@ -164,29 +165,13 @@ pub fn may_mate_within(pos: &Position, winner: Color, plies: usize) -> bool {
         loser_moves,
         pos.side_to_move() == loser,
     )
+    .nonempty()
 }
 
-/// The bound's test on every square the loser's king (on `king`) can reach
-/// ([`may_mate_within`]): the loser's other pieces `blockers` (each of the kind `kind_of` says),
-/// the winner's `winners`.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn any_block(
-    king: Square,
-    kind_of: &impl Fn(Square) -> Option<PieceType>,
-    loser: Color,
-    blockers: Bitboard,
-    winners: &Winners,
-    winner_moves: usize,
-    loser_moves: usize,
-    loser_first: bool,
-) -> bool {
-    mate_ends::<false>(Bitboard::EMPTY, king, kind_of, loser, blockers, winners, winner_moves, loser_moves, loser_first)
-        .nonempty()
-}
-
-/// The squares K that pass the bound's test ([`any_block`]): all of them with `EVERY`, else the
-/// first one only (or none). A mate can end with the loser's king on no other square. Where the
+/// The bound's test on every square K the loser's king (on `king`) can reach
+/// ([`may_mate_within`]), the loser's other pieces `blockers` (each of the kind `kind_of` says),
+/// the winner's `winners`: the squares that pass, all of them with `EVERY`, else the first one
+/// only (or none). A mate can end with the loser's king on no other square. Where the
 /// loser moves first with one move left, the king does not step onto a square of `illegal`.
 #[allow(clippy::too_many_arguments)]
 fn mate_ends<const EVERY: bool>(
@@ -437,7 +422,18 @@ impl<'p> AfterLoserMove<'p> {
         let (king, blockers) = if from == king { (to, others) } else { (king, others.without(from).with(to)) };
         let moved = m.promotion().or_else(|| pos.piece_at(from).map(|p| p.kind));
         let kind_of = |s: Square| if s == to { moved } else { pos.piece_at(s).map(|p| p.kind) };
-        Some(any_block(king, &kind_of, loser, blockers, &self.winners, self.winner_moves, self.loser_moves, false))
+        let ends = mate_ends::<false>(
+            Bitboard::EMPTY,
+            king,
+            &kind_of,
+            loser,
+            blockers,
+            &self.winners,
+            self.winner_moves,
+            self.loser_moves,
+            false,
+        );
+        Some(ends.nonempty())
     }
 }
 
