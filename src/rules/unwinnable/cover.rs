@@ -9,9 +9,10 @@
 //! - the loser's other pieces in the block are those there now, plus at most one for each
 //!   loser move that is not a king step;
 //! - a winner piece that never moves attacks at most what it attacks now on an empty board; one
-//!   that moves attacks at most [`CAP`] squares of a block, and gets near only so fast (a king
-//!   or a knight walks, a pawn only goes forward; queens, rooks and bishops get anywhere they
-//!   can help from in one move), and the winner's `w` moves are shared among the pieces.
+//!   that moves attacks at most [`CAP`] squares of a block (a king: what it attacks from the
+//!   squares it walks to in the moves it takes), and gets near only so fast (a king or a
+//!   knight walks, a pawn only goes forward; queens, rooks and bishops get anywhere they can
+//!   help from in one move), and the winner's `w` moves are shared among the pieces.
 //!
 //! If on every such K the squares left over outnumber what the moving pieces can attack (a
 //! small knapsack over their move costs), there is no helpmate. Everything is counted
@@ -48,6 +49,11 @@ struct Tables {
     /// lower bound, at least one): what [`Man`]s point to. A king's, a knight's, one for
     /// the others.
     king_cost: [[u8; 64]; 64],
+    /// The most squares of K's block a king attacks once it made at most `c` moves, by `c - 1`,
+    /// its square now and K: from a square within `c` steps, at least two from K. Tighter
+    /// than its `cap` where it stands far (a king on b6 with one move covers two squares of
+    /// a3's block at most, not three).
+    king_cap: [[[u8; 64]; 64]; MAX_WINNER_MOVES],
     knight_cost: [[u8; 64]; 64],
     one: [u8; 64],
     /// A pawn's as a pawn, by colour, square and K: it must stand on one of the three ranks
@@ -79,6 +85,7 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
         most: [0; 6],
         reach: [[Bitboard::EMPTY; 64]; 6],
         king_cost: [[0; 64]; 64],
+        king_cap: [[[0; 64]; 64]; MAX_WINNER_MOVES],
         knight_cost: [[0; 64]; 64],
         one: [1; 64],
         pawn_cost: [[[u8::MAX; 64]; 64]; 2],
@@ -128,6 +135,23 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
     }
     for kind in PieceType::ALL {
         t.most[kind.index()] = t.cap[kind.index()].iter().copied().max().unwrap_or(0);
+    }
+    // The king's caps by its moves, one step further each: the best of the squares next to it
+    // (a king next to K attacks none of its block: kings never stand side by side).
+    let stands = |to: Square, k: Square| match to.distance(k) >= 2 {
+        true => (king_attacks(to) & block_of(k)).count() as u8,
+        false => 0,
+    };
+    for c in 0..MAX_WINNER_MOVES {
+        for s in Square::all() {
+            for k in Square::all() {
+                t.king_cap[c][s.index()][k.index()] = block_of(s)
+                    .into_iter()
+                    .map(|to| if c == 0 { stands(to, k) } else { t.king_cap[c - 1][to.index()][k.index()] })
+                    .max()
+                    .unwrap_or(0);
+            }
+        }
     }
     t
 });
@@ -507,7 +531,14 @@ impl Man {
             PieceType::Knight => {
                 (knight_attacks(square), &t.knight_cost[square.index()], u8::MAX, &t.cap[kind.index()])
             }
-            PieceType::King => (king_attacks(square), &t.king_cost[square.index()], u8::MAX, &t.cap[kind.index()]),
+            // Its cap with all the winner's moves (the knapsack gives it fewer where it takes
+            // fewer: [`Winners::most_covered`]).
+            PieceType::King => (
+                king_attacks(square),
+                &t.king_cost[square.index()],
+                u8::MAX,
+                &t.king_cap[moves.clamp(1, MAX_WINNER_MOVES) - 1][square.index()],
+            ),
             PieceType::Bishop => {
                 (t.reach[kind.index()][square.index()], &t.one, u8::MAX, &t.bishop_cap[usize::from(square.is_light())])
             }
@@ -686,20 +717,20 @@ impl Winners {
                 best[budget] = best[budget].max(best[budget - cost] + value);
             }
         }
-        match king_moves {
-            // The king cannot get away in time.
-            true if king_cost > moves => 0,
-            true => usize::from(best[moves - king_cost]) + usize::from(king_cap),
-            false => {
-                // The king, last, as any other man.
-                let value = king_cap.saturating_sub((king[0].attacks & only_one).count() as u8);
-                if king_cost > moves {
-                    return usize::from(best[moves]);
-                }
-                // `best` grows with the budget: the king's last item needs one look.
-                usize::from(best[moves].max(best[moves - king_cost] + value))
-            }
+        if king_cost > moves {
+            // The king cannot get away in time (where it must), or help.
+            return if king_moves { 0 } else { usize::from(best[moves]) };
         }
+        // The king last, with each number of moves it can take (it covers more with more):
+        // where it must move, it is among the moved pieces; else, as any other man, it may stay.
+        let (caps, lost) = (&TABLES.king_cap, (king[0].attacks & only_one).count() as u8);
+        let mut most = if king_moves { 0 } else { best[moves] };
+        for c in king_cost..=moves {
+            let cap = caps[c - 1][king[0].square.index()][k.index()];
+            let value = if king_moves { cap } else { cap.saturating_sub(lost) };
+            most = most.max(best[moves - c] + value);
+        }
+        usize::from(most)
     }
 }
 
@@ -707,6 +738,31 @@ impl Winners {
 mod tests {
     use super::*;
     use crate::chess::attacks;
+
+    /// The king's caps by its moves are what walking it shows: the most squares of K's block
+    /// it attacks from a square at most `c` steps away and not next to K.
+    #[test]
+    fn the_king_covers_what_it_walks_to() {
+        let t = &*TABLES;
+        for c in 1..=MAX_WINNER_MOVES {
+            for s in Square::all() {
+                for k in Square::all() {
+                    let walked = Square::all()
+                        .filter(|&to| s.distance(to) as usize <= c && to.distance(k) >= 2)
+                        .map(|to| (king_attacks(to) & block_of(k)).count() as u8)
+                        .max()
+                        .unwrap_or(0);
+                    assert_eq!(t.king_cap[c - 1][s.index()][k.index()], walked, "{s} to {k} in {c}");
+                    assert!(walked <= t.cap[PieceType::King.index()][k.index()]);
+                }
+            }
+        }
+        // On b6, two squares of a3's block at most with one move or two (from b5, a5 or c4),
+        // three with three (from c3).
+        let (b6, a3) = (Square::parse("b6").expect("square"), Square::parse("a3").expect("square"));
+        let caps: Vec<u8> = (0..3).map(|c| t.king_cap[c][b6.index()][a3.index()]).collect();
+        assert_eq!(caps, [2, 2, 3]);
+    }
 
     /// The caps are what a board shows (the most of each kind anywhere, and on some squares): a
     /// queen covers six squares of a block in the middle (from next to the king) and three of a
