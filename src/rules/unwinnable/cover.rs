@@ -54,6 +54,11 @@ struct Tables {
     /// than its `cap` where it stands far (a king on b6 with one move covers two squares of
     /// a3's block at most, not three).
     king_cap: [[[u8; 64]; 64]; MAX_WINNER_MOVES],
+    /// The squares a knight on a square (second index) attacks now or after at most `c` moves
+    /// (first index), on the empty board: where it can give check in time.
+    knight_check: [[Bitboard; 64]; MAX_WINNER_MOVES + 1],
+    /// The same for a pawn, by colour (every square where it can promote within `c` moves).
+    pawn_check: [[[Bitboard; 64]; MAX_WINNER_MOVES + 1]; 2],
     knight_cost: [[u8; 64]; 64],
     one: [u8; 64],
     /// A pawn's as a pawn, by colour, square and K: it must stand on one of the three ranks
@@ -86,6 +91,8 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
         reach: [[Bitboard::EMPTY; 64]; 6],
         king_cost: [[0; 64]; 64],
         king_cap: [[[0; 64]; 64]; MAX_WINNER_MOVES],
+        knight_check: [[Bitboard::EMPTY; 64]; MAX_WINNER_MOVES + 1],
+        pawn_check: [[[Bitboard::EMPTY; 64]; MAX_WINNER_MOVES + 1]; 2],
         knight_cost: [[0; 64]; 64],
         one: [1; 64],
         pawn_cost: [[[u8::MAX; 64]; 64]; 2],
@@ -153,6 +160,37 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
             }
         }
     }
+    for s in Square::all() {
+        // A knight's squares within `c` moves, grown a move at a time, and what it attacks there.
+        let (mut within, mut check) = (Bitboard::from_square(s), knight_attacks(s));
+        for c in 0..=MAX_WINNER_MOVES {
+            t.knight_check[c][s.index()] = check;
+            within |= within.into_iter().fold(Bitboard::EMPTY, |next, n| next | knight_attacks(n));
+            check = within.into_iter().fold(Bitboard::EMPTY, |all, n| all | knight_attacks(n));
+        }
+        for color in Color::ALL {
+            let rank = s.relative(color).rank().index() as i32;
+            let promoting = (7 - rank - i32::from(rank == 1)).max(1);
+            for c in 0..=MAX_WINNER_MOVES as i32 {
+                // Where it promotes in time it can check anywhere; else from a square ahead of
+                // it that it reaches in time, a file further for each capture.
+                t.pawn_check[color.index()][c as usize][s.index()] = if promoting <= c {
+                    Bitboard::FULL
+                } else {
+                    Square::all()
+                        .filter(|&q| {
+                            let ranks = q.relative(color).rank().index() as i32 - rank;
+                            let files = (q.file().index() as i32 - s.file().index() as i32).abs();
+                            // Two ranks in one step from its second rank, where no capture
+                            // needs that step.
+                            let double = rank == 1 && ranks >= 2 && files <= ranks - 2;
+                            ranks >= 0 && files <= ranks && ranks - i32::from(double) <= c
+                        })
+                        .fold(Bitboard::EMPTY, |all, q| all | pawn_attacks(color, q))
+                };
+            }
+        }
+    }
     t
 });
 
@@ -217,6 +255,8 @@ fn mate_ends<const EVERY: bool>(
     if loser_first && loser_moves == 1 {
         reach = first_step_reach(king, blockers, winners) - illegal.without(king);
     }
+    // A mate is check: by a man but the king, now or after its moves.
+    reach &= winners.check;
     let passes = |k: Square| {
         let block = block_of(k);
         // Kings never stand side by side: one next to K now must move.
@@ -283,6 +323,7 @@ struct Sums {
     attacked: Bitboard,
     twice: Bitboard,
     leapers: Bitboard,
+    check: Bitboard,
     most: u8,
 }
 
@@ -301,6 +342,7 @@ impl<'p> AfterWinnerMove<'p> {
             attacked: sums.attacked | man.attacks,
             twice: sums.twice | (sums.attacked & man.attacks),
             leapers: if man.leaper { sums.leapers | man.attacks } else { sums.leapers },
+            check: sums.check | man.check,
             most: sums.most.max(man.most),
         };
         let mut before = [Sums::default(); 16];
@@ -315,6 +357,7 @@ impl<'p> AfterWinnerMove<'p> {
                 attacked: b.attacked | a.attacked,
                 twice: b.twice | a.twice | (b.attacked & a.attacked),
                 leapers: b.leapers | a.leapers,
+                check: b.check | a.check,
                 most: b.most.max(a.most).max(king[0].most),
             };
             after = add(after, &men[i]);
@@ -343,7 +386,7 @@ impl<'p> AfterWinnerMove<'p> {
             None => self.pos.piece_at(from)?.kind,
         };
         // The mover on its new square, and back after the test.
-        let (man, king, sums) = (w.men[i], w.king, (w.attacked, w.twice, w.most_caps, w.leapers));
+        let (man, king, sums) = (w.men[i], w.king, (w.attacked, w.twice, w.most_caps, w.leapers, w.check));
         let moved = Man::new(&TABLES, w.color, kind, to, 1);
         w.men[i] = moved;
         // `Winners::sum_up` with one winner move, from the men but the mover's sums (the king's
@@ -365,11 +408,12 @@ impl<'p> AfterWinnerMove<'p> {
         w.attacked = [attacked | king_attacks, attacked];
         w.twice = [twice | (attacked & king_attacks), twice];
         w.most_caps = usize::from(rest.most.max(moved.most));
+        w.check = rest.check | moved.check;
         #[cfg(debug_assertions)]
         {
-            let fast = (w.attacked, w.twice, w.most_caps, w.leapers);
+            let fast = (w.attacked, w.twice, w.most_caps, w.leapers, w.check);
             w.sum_up();
-            debug_assert!(fast == (w.attacked, w.twice, w.most_caps, w.leapers));
+            debug_assert!(fast == (w.attacked, w.twice, w.most_caps, w.leapers, w.check));
         }
         let loser = w.color.flip();
         let loser_king = self.pos.king_square(loser);
@@ -395,7 +439,7 @@ impl<'p> AfterWinnerMove<'p> {
         let kind_of = |s: Square| self.pos.piece_at(s).map(|p| p.kind);
         let ends = mate_ends::<true>(attacked, loser_king, &kind_of, loser, blockers, w, 1, 1, true);
         (w.men[i], w.king) = (man, king);
-        (w.attacked, w.twice, w.most_caps, w.leapers) = sums;
+        (w.attacked, w.twice, w.most_caps, w.leapers, w.check) = sums;
         Some(ends)
     }
 }
@@ -515,6 +559,9 @@ struct Man {
     most_cost: u8,
     /// The most squares of K's block it attacks once it moved, by K.
     cap: &'static [u8; 64],
+    /// The squares it attacks now or can attack in the moves (on the empty board): where it can
+    /// give check. A king gives none.
+    check: Bitboard,
 }
 
 impl Man {
@@ -545,7 +592,17 @@ impl Man {
             _ => (t.reach[kind.index()][square.index()], &t.one, u8::MAX, &t.cap[kind.index()]),
         };
         let leaper = matches!(kind, PieceType::Pawn | PieceType::Knight | PieceType::King);
-        let mut man = Man { square, most: t.most[kind.index()], attacks, leaper, cost, most_cost, cap };
+        let within = moves.min(MAX_WINNER_MOVES);
+        let check = match kind {
+            PieceType::Pawn => t.pawn_check[color.index()][within][square.index()],
+            PieceType::Knight => t.knight_check[within][square.index()],
+            // Only squares of its own colour, any of them in a move or two (a lower bound: one).
+            PieceType::Bishop if square.is_light() => Bitboard::LIGHT_SQUARES,
+            PieceType::Bishop => Bitboard::DARK_SQUARES,
+            PieceType::Rook | PieceType::Queen => Bitboard::FULL,
+            PieceType::King => Bitboard::EMPTY,
+        };
+        let mut man = Man { square, most: t.most[kind.index()], attacks, leaper, cost, most_cost, cap, check };
         if kind == PieceType::Pawn {
             // As a pawn, or promoted (as a queen, at the cheaper of the two costs) where it can
             // promote within the moves.
@@ -588,6 +645,9 @@ struct Winners {
     most_caps: usize,
     /// Attacked by the pawns, knights and king (on any board).
     leapers: Bitboard,
+    /// Where one of them but the king can give check in the moves ([`Man::check`]): K is
+    /// in check at a mate.
+    check: Bitboard,
 }
 
 /// Indexes of [`Winners::attacked`] and [`Winners::twice`].
@@ -626,6 +686,7 @@ impl Winners {
             twice: [Bitboard::EMPTY; 2],
             most_caps: 0,
             leapers: Bitboard::EMPTY,
+            check: Bitboard::EMPTY,
         };
         w.sum_up();
         w
@@ -648,14 +709,16 @@ impl Winners {
                 top[i] = man.most;
             }
         }
-        let mut leapers = Bitboard::EMPTY;
+        let (mut leapers, mut check) = (Bitboard::EMPTY, Bitboard::EMPTY);
         for man in men {
             twice |= attacked & man.attacks;
             attacked |= man.attacks;
+            check |= man.check;
             if man.leaper {
                 leapers |= man.attacks;
             }
         }
+        self.check = check;
         let king_attacks = king[0].attacks;
         self.leapers = leapers | king_attacks;
         self.attacked = [attacked | king_attacks, attacked];
@@ -762,6 +825,47 @@ mod tests {
         let (b6, a3) = (Square::parse("b6").expect("square"), Square::parse("a3").expect("square"));
         let caps: Vec<u8> = (0..3).map(|c| t.king_cap[c][b6.index()][a3.index()]).collect();
         assert_eq!(caps, [2, 2, 3]);
+    }
+
+    /// Where a knight or a pawn can give check within `c` moves is what walking it shows: the
+    /// squares it attacks from where it gets (a pawn forward, a file further for a capture, two
+    /// ranks from its second; promoted in time, from anywhere).
+    #[test]
+    fn a_man_checks_from_where_it_walks_to() {
+        let t = &*TABLES;
+        for s in Square::all() {
+            let mut squares = Bitboard::from_square(s);
+            for c in 0..=MAX_WINNER_MOVES {
+                let walked = squares.into_iter().fold(Bitboard::EMPTY, |all, n| all | knight_attacks(n));
+                assert_eq!(t.knight_check[c][s.index()], walked, "knight on {s}, {c} moves");
+                squares |= walked;
+            }
+            // Pawns stand on neither first rank.
+            for color in Color::ALL.into_iter().filter(|_| (1..7).contains(&s.rank().index())) {
+                let last = if color == Color::White { 7 } else { 0 };
+                let (mut squares, mut promoted_in) = (Bitboard::from_square(s), None);
+                for c in 0..=MAX_WINNER_MOVES {
+                    let walked = squares.into_iter().fold(Bitboard::EMPTY, |all, n| all | pawn_attacks(color, n));
+                    let check = if promoted_in.is_some() { Bitboard::FULL } else { walked };
+                    assert_eq!(t.pawn_check[color.index()][c][s.index()], check, "{color:?} pawn on {s}, {c} moves");
+                    // One move more: a step, a capture either way, two steps from the first rank.
+                    let mut next = squares;
+                    let forward = |n: Square| {
+                        Square::new(if color == Color::White { n.index() + 8 } else { n.index() - 8 } as u8)
+                    };
+                    for n in squares.into_iter().filter(|n| n.rank().index() != last) {
+                        next = next.with(forward(n)) | pawn_attacks(color, n);
+                        if n.relative(color).rank().index() == 1 {
+                            next = next.with(forward(forward(n)));
+                        }
+                    }
+                    squares = next;
+                    if promoted_in.is_none() && squares.into_iter().any(|n| n.rank().index() == last) {
+                        promoted_in = Some(c + 1);
+                    }
+                }
+            }
+        }
     }
 
     /// The caps are what a board shows (the most of each kind anywhere, and on some squares): a
