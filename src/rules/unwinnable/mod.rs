@@ -423,9 +423,9 @@ impl Stage {
 }
 
 /// The decision with an example a person can follow, for the batch: a shortest helpmate of at
-/// most [`shorten::SHORT_PLIES`] half-moves is looked for first, within [`SHORT_FIRST_NODES`]
-/// ([`shorten::short`]; two in three of the self-play finals' winnable sides have one, and a
-/// side with one needs no decision); else the decision, its line made an example within `nodes`
+/// most [`shorten::SHORT_PLIES`] half-moves is looked for first, within [`SHORT_NODES`] as for a
+/// reader ([`shorten::short`]; two in three of the self-play finals' winnable sides have one, and
+/// a side with one needs no decision); else the decision, its line made an example within `nodes`
 /// ([`shorten::example`]: the search's own line follows plans and runs to dozens of moves),
 /// from the lengths the first search has not ruled out.
 pub fn decide_with_example(pos: &Position, side: Color, budget: Budget, nodes: u64) -> Decision {
@@ -433,7 +433,7 @@ pub fn decide_with_example(pos: &Position, side: Color, budget: Budget, nodes: u
         return d;
     }
     let short =
-        TABLES.with(|t| shorten::short(pos, side, shorten::SHORT_PLIES, SHORT_FIRST_NODES, &mut t.borrow_mut().short));
+        TABLES.with(|t| shorten::short(pos, side, shorten::SHORT_PLIES, SHORT_NODES, &mut t.borrow_mut().short));
     if let Some(helpmate) = short.line {
         return Decision { verdict: Verdict::Winnable { helpmate }, nodes: short.nodes };
     }
@@ -442,15 +442,6 @@ pub fn decide_with_example(pos: &Position, side: Color, budget: Budget, nodes: u
     d.nodes += short.nodes;
     d
 }
-
-/// The nodes of the batch's example that go to lengths of at most
-/// [`shorten::SHORT_PLIES`] half-moves before the decision is asked: all of its search, as the
-/// decision's line gets none ([`EXAMPLE_NODES`]). With the cheaper bound and reply filters of
-/// 2026-12-05, 350 showed a shortest example on 2,539 of the finals' 3,403 sides with one at the
-/// median main's 250 took (2,438); with the compile-time attack tables and the bound's legal
-/// first step (the same day, later), 400 show one on 2,573 at or under the median 350 took
-/// before them (450: 2,597, a few µs over; see docs/unwinnable.md).
-const SHORT_FIRST_NODES: u64 = 400;
 
 /// `d` with its helpmate made an example ([`shorten::example`]) within `nodes` (added to the
 /// decision's), from `from_plies` half-moves (the shorter lengths known to hold no helpmate).
@@ -467,7 +458,7 @@ fn as_example(pos: &Position, side: Color, d: &Decision, from_plies: usize, node
 /// The decision as shown in a position report or a ruling (cached: a report is often
 /// rendered twice, as text and as a diagram): its helpmate made an example within
 /// [`SHORTEN_NODES`] ([`as_example`]), after the search for a shortest one of at most
-/// [`shorten::SHORT_PLIES`] half-moves has had up to [`SHORT_READER_NODES`] to settle those
+/// [`shorten::SHORT_PLIES`] half-moves has had up to [`SHORT_NODES`] to settle those
 /// lengths (where a line of a few moves exists, a reader is shown one of the shortest).
 pub fn for_reader(pos: &Position, side: Color, d: &Decision) -> Decision {
     let Verdict::Winnable { helpmate } = &d.verdict else { return d.clone() };
@@ -477,7 +468,7 @@ pub fn for_reader(pos: &Position, side: Color, d: &Decision) -> Decision {
     cached((pos.key(), pos.halfmove_clock(), side, None), || {
         // A table of its own, larger than the batch's: these searches run to millions of nodes.
         let mut table = Table::new(shorten::READER_TABLE_BITS);
-        let short = shorten::short(pos, side, helpmate.len() - 2, SHORT_READER_NODES, &mut table);
+        let short = shorten::short(pos, side, helpmate.len() - 2, SHORT_NODES, &mut table);
         match short.line {
             Some(line) if line.len() <= helpmate.len() => {
                 Decision { verdict: Verdict::Winnable { helpmate: line }, nodes: d.nodes + short.nodes }
@@ -491,8 +482,11 @@ pub fn for_reader(pos: &Position, side: Color, d: &Decision) -> Decision {
     })
 }
 
-/// The nodes a reader's example may spend on lengths of at most [`shorten::SHORT_PLIES`].
-const SHORT_READER_NODES: u64 = 4_000_000;
+/// The nodes an example may spend on lengths of at most [`shorten::SHORT_PLIES`], in the batch
+/// and for a reader: enough to settle them on every side of the self-play finals with a
+/// helpmate that short (the most one took: 1,010,116 nodes; docs/unwinnable.md), so that where
+/// one exists, one of the shortest is shown.
+const SHORT_NODES: u64 = 4_000_000;
 
 /// Both sides' decisions, White first.
 pub fn decide_both(pos: &Position, budget: Budget) -> [Decision; 2] {
