@@ -12,7 +12,10 @@
 //!   that moves attacks at most [`CAP`] squares of a block (a king: what it attacks from the
 //!   squares it walks to in the moves it takes), and gets near only so fast (a king or a
 //!   knight walks, a pawn only goes forward; queens, rooks and bishops get anywhere they can
-//!   help from in one move), and the winner's `w` moves are shared among the pieces.
+//!   help from in one move), and the winner's `w` moves are shared among the pieces;
+//! - K is in check, from a winner man other than the king: K is a square one of them attacks
+//!   now or can attack within the moves (a rook or queen anywhere, a bishop on its colour, a
+//!   knight or pawn where it walks to, a pawn that promotes in time anywhere).
 //!
 //! If on every such K the squares left over outnumber what the moving pieces can attack (a
 //! small knapsack over their move costs), there is no helpmate. Everything is counted
@@ -170,7 +173,7 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
         }
         for color in Color::ALL {
             let rank = s.relative(color).rank().index() as i32;
-            let promoting = (7 - rank - i32::from(rank == 1)).max(1);
+            let promoting = moves_to_promote(rank);
             for c in 0..=MAX_WINNER_MOVES as i32 {
                 // Where it promotes in time it can check anywhere; else from a square ahead of
                 // it that it reaches in time, a file further for each capture.
@@ -193,6 +196,17 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
     }
     t
 });
+
+/// The fewest moves a pawn on `rank` (its own side's count, 0 to 7) takes to promote: two
+/// ranks in its first step from the second rank.
+const fn moves_to_promote(rank: i32) -> i32 {
+    let moves = 7 - rank - if rank == 1 { 1 } else { 0 };
+    if moves < 1 {
+        1
+    } else {
+        moves
+    }
+}
 
 /// K and the squares next to it: where a mated king and its flight squares are.
 #[inline(always)]
@@ -526,7 +540,7 @@ fn can_arrive(
             Some(PieceType::Pawn) => {
                 let rank = p.relative(loser).rank().index() as i32;
                 // Promoted with a move to spare, it goes anywhere.
-                let promoting = (7 - rank - i32::from(rank == 1)).max(1);
+                let promoting = moves_to_promote(rank);
                 promoting < moves
                     || target.into_iter().any(|t| {
                         let ranks = t.relative(loser).rank().index() as i32 - rank;
@@ -607,7 +621,7 @@ impl Man {
             // As a pawn, or promoted (as a queen, at the cheaper of the two costs) where it can
             // promote within the moves.
             let rank = square.relative(color).rank().index() as i32;
-            let promoting = (7 - rank - i32::from(rank == 1)).max(1) as usize;
+            let promoting = moves_to_promote(rank) as usize;
             if promoting <= moves {
                 most_cost = promoting as u8;
                 man.most_cost = most_cost;
