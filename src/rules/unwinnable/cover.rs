@@ -165,10 +165,11 @@ static TABLES: Lazy<Tables> = Lazy::new(|| {
     }
     for s in Square::all() {
         // A knight's squares within `c` moves, grown a move at a time, and what it attacks there.
+        // (What it attacks from its squares is also where its next move goes.)
         let (mut within, mut check) = (Bitboard::from_square(s), knight_attacks(s));
         for c in 0..=MAX_WINNER_MOVES {
             t.knight_check[c][s.index()] = check;
-            within |= within.into_iter().fold(Bitboard::EMPTY, |next, n| next | knight_attacks(n));
+            within |= check;
             check = within.into_iter().fold(Bitboard::EMPTY, |all, n| all | knight_attacks(n));
         }
         for color in Color::ALL {
@@ -857,10 +858,10 @@ mod tests {
             // Pawns stand on neither first rank.
             for color in Color::ALL.into_iter().filter(|_| (1..7).contains(&s.rank().index())) {
                 let last = if color == Color::White { 7 } else { 0 };
-                let (mut squares, mut promoted_in) = (Bitboard::from_square(s), None);
+                let (mut squares, mut promoted) = (Bitboard::from_square(s), false);
                 for c in 0..=MAX_WINNER_MOVES {
                     let walked = squares.into_iter().fold(Bitboard::EMPTY, |all, n| all | pawn_attacks(color, n));
-                    let check = if promoted_in.is_some() { Bitboard::FULL } else { walked };
+                    let check = if promoted { Bitboard::FULL } else { walked };
                     assert_eq!(t.pawn_check[color.index()][c][s.index()], check, "{color:?} pawn on {s}, {c} moves");
                     // One move more: a step, a capture either way, two steps from the first rank.
                     let mut next = squares;
@@ -874,9 +875,7 @@ mod tests {
                         }
                     }
                     squares = next;
-                    if promoted_in.is_none() && squares.into_iter().any(|n| n.rank().index() == last) {
-                        promoted_in = Some(c + 1);
-                    }
+                    promoted |= squares.into_iter().any(|n| n.rank().index() == last);
                 }
             }
         }
