@@ -18,7 +18,7 @@ pub mod model;
 pub mod optim;
 pub mod quantise;
 
-use crate::engine::nnue::{layout, InputLayout, Network, SCALE};
+use crate::engine::nnue::{layout, InputLayout, Network, HIDDEN, SCALE};
 use crate::rng::Rng;
 use clap::{Args, ValueEnum};
 use data::{DataError, Dataset, LoadOptions, Sample};
@@ -276,6 +276,22 @@ fn score_baseline(data: &Dataset, spec: &LossSpec) -> (f64, f64) {
     mean_losses(data, spec, |s, _| s.score / SCALE as f32)
 }
 
+/// [`evaluate`] for a quantised network in its own integer arithmetic: the loss of the file
+/// the engine reads, whichever way it was quantised.
+fn evaluate_network(net: &Network, data: &Dataset, spec: &LossSpec) -> (f64, f64) {
+    let column = |f: u16| &net.ft_weights[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+    mean_losses(data, spec, |s, _| {
+        let mut acc = [[0i16; HIDDEN]; 2];
+        for (acc, feats) in acc.iter_mut().zip([s.us(), s.them()]) {
+            acc.copy_from_slice(&net.ft_bias);
+            for &f in feats {
+                acc.iter_mut().zip(column(f)).for_each(|(a, &w)| *a = a.wrapping_add(w));
+            }
+        }
+        net.output(&acc[0], &acc[1], s.bucket) as f32 / SCALE as f32
+    })
+}
+
 /// Mean losses of a prediction (network output units) against `spec`'s target and against
 /// the results alone.
 fn mean_losses(
@@ -489,8 +505,14 @@ fn run_with(args: &TrainArgs) -> Result<(), TrainError> {
     let fitted = quantise::fit_output(&model, &loaded.calibration);
     for (name, net) in [("nearest", &nearest), ("fitted", &fitted)] {
         let (mean, max) = quantisation_error(&model, net, &loaded.check);
+        let valid = if loaded.valid.is_empty() {
+            String::new()
+        } else {
+            let (l, r) = evaluate_network(net, &loaded.valid, &cfg.loss);
+            format!("; validation {l:.6} (vs results {r:.6})")
+        };
         eprintln!(
-            "quantised ({name}): |float - quantised| mean {mean:.2} cp, max {max:.0} cp over {} held-out positions",
+            "quantised ({name}): |float - quantised| mean {mean:.2} cp, max {max:.0} cp over {} held-out positions{valid}",
             loaded.check.len()
         );
     }
@@ -622,6 +644,9 @@ mod tests {
         assert!(mean < 1.0 && max < 3.0, "after quantisation-aware epochs: mean {mean} cp, max {max} cp");
         let rounded = evaluate(&model, &valid, &cfg.loss).0;
         assert!(rounded < 1.1 * after, "validation loss {after} -> {rounded} on the grid");
+        // The file's own loss, in integer arithmetic, is the grid model's within truncation.
+        let file = evaluate_network(&model.quantise(), &valid, &cfg.loss).0;
+        assert!((file - rounded).abs() < 0.02 * rounded, "validation loss {rounded} on the grid, {file} in the file");
     }
 
     #[test]
