@@ -40,7 +40,7 @@ use std::fmt;
 /// Inputs per perspective and king bucket: 2 colours x 6 piece types x 64 squares.
 pub const INPUTS: usize = 768;
 /// Neurons per perspective in the hidden layer.
-pub const HIDDEN: usize = 384;
+pub const HIDDEN: usize = 512;
 /// Output layers, chosen by the piece count.
 pub const BUCKETS: usize = 8;
 /// Quantisation of the feature transformer: 1.0 is `QA`. Also the activation's ceiling.
