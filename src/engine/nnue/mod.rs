@@ -398,9 +398,15 @@ impl Network {
 
     /// One perspective's hidden layer before activation, from scratch.
     pub fn accumulate(&self, pos: &Position, perspective: Color) -> Vec<i16> {
-        let mut acc = self.ft_bias.to_vec();
         let view = self.layout.view(perspective, pos.king_square(perspective));
-        for f in active_features(pos, perspective).map(|f| view.index(f)) {
+        self.accumulate_inputs(active_features(pos, perspective).map(|f| view.index(f)))
+    }
+
+    /// A hidden layer before activation from its active inputs (indices of this network's
+    /// input layout): the bias plus their weight columns, wrapping as `i16`.
+    pub fn accumulate_inputs(&self, inputs: impl IntoIterator<Item = usize>) -> Vec<i16> {
+        let mut acc = self.ft_bias.to_vec();
+        for f in inputs {
             for (a, &w) in acc.iter_mut().zip(&self.ft_weights[f * HIDDEN..(f + 1) * HIDDEN]) {
                 *a = a.wrapping_add(w);
             }

@@ -18,7 +18,7 @@ pub mod model;
 pub mod optim;
 pub mod quantise;
 
-use crate::engine::nnue::{layout, InputLayout, Network, HIDDEN, SCALE};
+use crate::engine::nnue::{layout, InputLayout, Network, SCALE};
 use crate::rng::Rng;
 use clap::{Args, ValueEnum};
 use data::{DataError, Dataset, LoadOptions, Sample};
@@ -279,16 +279,9 @@ fn score_baseline(data: &Dataset, spec: &LossSpec) -> (f64, f64) {
 /// [`evaluate`] for a quantised network in its own integer arithmetic: the loss of the file
 /// the engine reads, whichever way it was quantised.
 fn evaluate_network(net: &Network, data: &Dataset, spec: &LossSpec) -> (f64, f64) {
-    let column = |f: u16| &net.ft_weights[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
     mean_losses(data, spec, |s, _| {
-        let mut acc = [[0i16; HIDDEN]; 2];
-        for (acc, feats) in acc.iter_mut().zip([s.us(), s.them()]) {
-            acc.copy_from_slice(&net.ft_bias);
-            for &f in feats {
-                acc.iter_mut().zip(column(f)).for_each(|(a, &w)| *a = a.wrapping_add(w));
-            }
-        }
-        net.output(&acc[0], &acc[1], s.bucket) as f32 / SCALE as f32
+        let [us, them] = [s.us(), s.them()].map(|inputs| net.accumulate_inputs(inputs.iter().map(|&f| usize::from(f))));
+        net.output(&us, &them, s.bucket) as f32 / SCALE as f32
     })
 }
 
