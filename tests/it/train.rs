@@ -48,6 +48,7 @@ fn trains_a_network_the_engine_reads_the_same_for_any_thread_count() {
         err.contains("win probability sigmoid(cp / ") && err.contains("fitted to the training positions' results"),
         "{err}"
     );
+    // No epoch on the quantisation grid by default: the output layer is fitted afterwards.
     for epoch in 1..=3 {
         assert!(err.contains(&format!("epoch {epoch:3}/3: training ")), "{err}");
     }
@@ -81,7 +82,8 @@ fn trains_a_network_the_engine_reads_the_same_for_any_thread_count() {
 #[test]
 fn a_king_bucket_network_trains_and_loads() {
     let dir = setup("buckets");
-    let args = ["--batch", "64", "--seed", "5", "--threads", "1", "--input-layout", "mirror4", "--epochs", "1"];
+    let args: Vec<&str> =
+        "--batch 64 --seed 5 --threads 1 --input-layout mirror4 --epochs 2 --qat-epochs 1".split(' ').collect();
     let o = arbiter(
         &[&["train", "--data", "data.games"][..], &args, &["--out", "b.nnue", "--checkpoint", "b.ckpt"]].concat(),
         &dir,
@@ -89,6 +91,10 @@ fn a_king_bucket_network_trains_and_loads() {
     let err = stderr(&o);
     assert!(o.status.success(), "{err}");
     assert!(err.contains("input layout mirror4: no mirror images of positions added"), "{err}");
+    assert!(
+        err.contains("epoch   1/2: training ") && err.contains("epoch   2/2 (on the quantisation grid): "),
+        "{err}"
+    );
     let bytes = std::fs::read(dir.join("b.nnue")).unwrap();
     assert_eq!(bytes.len(), file_bytes(4, true));
     assert_eq!(bytes[8..12], 2u32.to_le_bytes(), "format version");
