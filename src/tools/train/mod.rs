@@ -191,6 +191,13 @@ pub struct Config {
     pub qat_epochs: usize,
 }
 
+impl Config {
+    /// Whether epoch `epoch` (from 1) trains on the quantisation grid.
+    pub fn on_grid(&self, epoch: usize) -> bool {
+        epoch + self.qat_epochs > self.epochs
+    }
+}
+
 /// One epoch's figures.
 #[derive(Clone, Copy, Debug)]
 pub struct EpochReport {
@@ -335,7 +342,7 @@ pub fn train(
     // The float weights behind the rounded ones while training quantisation-aware.
     let mut latent: Option<Vec<f32>> = None;
     for epoch in 1..=cfg.epochs {
-        if epoch + cfg.qat_epochs > cfg.epochs && latent.is_none() {
+        if cfg.on_grid(epoch) && latent.is_none() {
             latent = Some(model.params[..out_bias].to_vec());
             model.round_to_grid();
         }
@@ -479,7 +486,7 @@ fn run_with(args: &TrainArgs) -> Result<(), TrainError> {
             (Some(l), Some(res)) => format!("validation {l:.6} (vs results {res:.6})"),
             _ => "no validation".to_string(),
         };
-        let grid = if r.epoch + cfg.qat_epochs > cfg.epochs { " (on the quantisation grid)" } else { "" };
+        let grid = if cfg.on_grid(r.epoch) { " (on the quantisation grid)" } else { "" };
         eprintln!(
             "epoch {:3}/{}{grid}: training {:.6}, {valid}, lr {:.2e}, {:.0} positions/s, {:.0} s",
             r.epoch,
