@@ -1,21 +1,21 @@
 #!/bin/sh
-# Trains the built-in network N11 again from the game records in nets/data/, with the recipe of
-# docs/nnue.md ("The built-in network (N11)"), and compares it with nets/default.nnue.
+# Trains the built-in network N12 again from the game records in nets/data/, with the recipe of
+# docs/nnue.md ("The built-in network (N12)"), and compares it with nets/default.nnue.
 #
-#   nets/recipe.sh [OUT_DIR]        # default target/net; writes OUT_DIR/N11.nnue
+#   nets/recipe.sh [OUT_DIR]        # default target/net; writes OUT_DIR/N12.nnue
 #   ARBITER=path/to/arbiter nets/recipe.sh      # train with that build instead of building one
 #
 # Needs xz, md5sum and cargo (unless ARBITER names a build). Builds the engine, checks the records against
-# nets/data/MD5SUMS, unpacks them into OUT_DIR (about 690 MiB; kept for the next run), and trains
-# niced on two threads: about 40 minutes on two 2.1 GHz Xeon cores (49.0 M positions, loaded in 66 s; 4.2 GB
-# of memory). The trainer is deterministic
-# for a build (any --threads), so the result is N11 byte for byte unless the trainer has changed since the
+# nets/data/MD5SUMS, unpacks them into OUT_DIR (about 730 MiB; kept for the next run), and trains
+# niced on two threads: about 65 minutes on two 2.1 GHz Xeon cores (51.3 M positions, loaded in 146 s;
+# about 4.4 GB of memory, scaled from N11's 4.2 GB on 49.0 M). The trainer is deterministic
+# for a build (any --threads), so the result is N12 byte for byte unless the trainer has changed since the
 # commit that trained it (docs/nnue.md). Exit status 0 when the file equals nets/default.nnue, 1 when it
 # differs, 2 on an error.
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:-target/net}
-# Every file of nets/data/ up to s89, hard (--nodes 2500) and soft (--soft-nodes 1000), in this order.
+# Every file of nets/data/ up to s93, hard (--nodes 2500) and soft (--soft-nodes 1000), in this order.
 records="dg-7ff60c2-s30-n2500 dg-9523864-s31-n2500 dg-9098bd7-s32-n2500 dg-a90456c-s33-n2500 dg-a90456c-s101-n2500
     dg-a90456c-s35-n2500 dg-a90456c-s37-n2500 dg-0e39732-s39-n2500 dg-af3c5c3-s41-n2500 dg-4d0fd47-s43-n2500
     dg-4d0fd47-s45-n2500 dg-4d0fd47-s47-n2500 dg-2482808-s51-n2500 dg-df774b5-s53-n2500 dg-74807f3-s55-n2500
@@ -23,7 +23,8 @@ records="dg-7ff60c2-s30-n2500 dg-9523864-s31-n2500 dg-9098bd7-s32-n2500 dg-a9045
     dg-74807f3-s63-soft1000 dg-74807f3-s65-soft1000 dg-74807f3-s67-soft1000 dg-74807f3-s69-soft1000
     dg-74807f3-s71-soft1000 dg-b91b9fb-s73-soft1000 dg-b91b9fb-s75-soft1000 dg-b91b9fb-s77-soft1000
     dg-b91b9fb-s79-soft1000 dg-cad03c5-s81-soft1000 dg-5d0d63d-s83-soft1000 dg-892a51b-s85-soft1000
-    dg-892a51b-s87-soft1000 dg-892a51b-s89-soft1000"
+    dg-892a51b-s87-soft1000 dg-892a51b-s89-soft1000 dg-892a51b-s91-soft1000
+    dg-d4a395d-s93-soft1000"
 
 for tool in xz md5sum; do
     command -v "$tool" >/dev/null || { echo "recipe: $tool is not installed" >&2; exit 2; }
@@ -48,13 +49,13 @@ fi
 # The order of --data is part of the recipe (it orders the positions the seed shuffles).
 # shellcheck disable=SC2086 # $data is a list of paths without spaces
 nice -n 10 "$ARBITER" train --data $data \
-    --batch 4096 --lr 0.0005 --weight-decay 0.3 --seed 1 --threads 2 --lambda 0.1 --epochs 16 \
-    --input-layout mirror --qat-epochs 0 --out "$out/N11.nnue" || exit 2
+    --batch 4096 --lr 0.0005 --weight-decay 0.3 --seed 1 --threads 2 --lambda 0.1 --epochs 20 \
+    --input-layout mirror --qat-epochs 0 --out "$out/N12.nnue" || exit 2
 
-if cmp -s "$out/N11.nnue" nets/default.nnue; then
-    echo "recipe: $out/N11.nnue is nets/default.nnue, byte for byte ($(md5sum <"$out/N11.nnue" | cut -d' ' -f1))"
+if cmp -s "$out/N12.nnue" nets/default.nnue; then
+    echo "recipe: $out/N12.nnue is nets/default.nnue, byte for byte ($(md5sum <"$out/N12.nnue" | cut -d' ' -f1))"
 else
-    echo "recipe: $out/N11.nnue differs from nets/default.nnue" \
-        "($(md5sum <"$out/N11.nnue" | cut -d' ' -f1) against $(md5sum <nets/default.nnue | cut -d' ' -f1))" >&2
+    echo "recipe: $out/N12.nnue differs from nets/default.nnue" \
+        "($(md5sum <"$out/N12.nnue" | cut -d' ' -f1) against $(md5sum <nets/default.nnue | cut -d' ' -f1))" >&2
     exit 1
 fi
