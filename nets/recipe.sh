@@ -31,6 +31,7 @@ for tool in xz md5sum; do
 done
 (cd nets/data && md5sum --check --quiet MD5SUMS) || { echo "recipe: nets/data/ does not match MD5SUMS" >&2; exit 2; }
 mkdir -p "$out"
+net="$out/N12.nnue"
 
 data=""
 for r in $records; do
@@ -50,12 +51,12 @@ fi
 # shellcheck disable=SC2086 # $data is a list of paths without spaces
 nice -n 10 "$ARBITER" train --data $data \
     --batch 4096 --lr 0.0005 --weight-decay 0.3 --seed 1 --threads 2 --lambda 0.1 --epochs 20 \
-    --input-layout mirror --qat-epochs 0 --out "$out/N12.nnue" || exit 2
+    --input-layout mirror --qat-epochs 0 --out "$net" || exit 2
 
-if cmp -s "$out/N12.nnue" nets/default.nnue; then
-    echo "recipe: $out/N12.nnue is nets/default.nnue, byte for byte ($(md5sum <"$out/N12.nnue" | cut -d' ' -f1))"
+if cmp -s "$net" nets/default.nnue; then
+    echo "recipe: $net is nets/default.nnue, byte for byte ($(md5sum <"$net" | cut -d' ' -f1))"
 else
-    echo "recipe: $out/N12.nnue differs from nets/default.nnue" \
-        "($(md5sum <"$out/N12.nnue" | cut -d' ' -f1) against $(md5sum <nets/default.nnue | cut -d' ' -f1))" >&2
+    echo "recipe: $net differs from nets/default.nnue" \
+        "($(md5sum <"$net" | cut -d' ' -f1) against $(md5sum <nets/default.nnue | cut -d' ' -f1))" >&2
     exit 1
 fi
