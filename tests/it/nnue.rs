@@ -115,7 +115,7 @@ fn the_built_in_network_reads_and_evaluates_as_trained() {
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/default.nnue");
     let bytes = std::fs::read(&file).expect("nets/default.nnue");
     assert_eq!(bytes[8..12], 2u32.to_le_bytes());
-    let net = Network::from_bytes(&bytes).expect("N12");
+    let net = Network::from_bytes(&bytes).expect("nets/default.nnue reads");
     assert_eq!(net.layout, layout::MIRROR);
     assert_eq!(net.to_bytes(), bytes);
     for (fen, cp) in [
