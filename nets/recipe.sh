@@ -1,6 +1,6 @@
 #!/bin/sh
 # Trains the built-in network N12 again from the game records in nets/data/, with the recipe of
-# docs/nnue.md ("The built-in network (N12)"), and compares it with nets/default.nnue.
+# docs/nnue.md ("The twelfth built-in network (N12)"), and compares it with nets/default.nnue.
 #
 #   nets/recipe.sh [OUT_DIR]        # default target/net; writes OUT_DIR/N12.nnue
 #   ARBITER=path/to/arbiter nets/recipe.sh      # train with that build instead of building one
