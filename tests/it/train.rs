@@ -76,6 +76,15 @@ fn trains_a_network_the_engine_reads_the_same_for_any_thread_count() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The trainer's own check of the fitted quantised network against the float one, on
+/// held-out positions: a mean difference under 3 cp and the largest under 20 cp.
+fn quantised_within_the_float_model(err: &str) {
+    let line = err.lines().find(|l| l.starts_with("quantised (fitted): ")).unwrap_or_else(|| panic!("{err}"));
+    let figures: Vec<f64> =
+        line.split(|c: char| !(c.is_ascii_digit() || c == '.')).filter_map(|w| w.parse().ok()).collect();
+    assert!(figures.len() >= 2 && figures[0] < 3.0 && figures[1] < 20.0, "{line}");
+}
+
 /// `--input-layout mirror4`: a version 2 file with four king buckets that `EvalFile` loads,
 /// its quantised evaluation within the trainer's float model's, no mirror images added; a
 /// checkpoint of one layout does not resume another.
@@ -100,12 +109,7 @@ fn a_king_bucket_network_trains_and_loads() {
     assert_eq!(bytes[8..12], 2u32.to_le_bytes(), "format version");
     let net = Network::read(&dir.join("b.nnue")).expect("the engine reads the network");
     assert_eq!(net.layout, layout::MIRROR4);
-    // The trainer's own check of the quantised network against the float one, on held-out
-    // positions: mean and largest difference in centipawns.
-    let line = err.lines().find(|l| l.starts_with("quantised (fitted): ")).unwrap_or_else(|| panic!("{err}"));
-    let figures: Vec<f64> =
-        line.split(|c: char| !(c.is_ascii_digit() || c == '.')).filter_map(|w| w.parse().ok()).collect();
-    assert!(figures.len() >= 2 && figures[0] < 3.0 && figures[1] < 20.0, "{line}");
+    quantised_within_the_float_model(&err);
     // The engine evaluates with it.
     let mut engine = arbiter::engine::Engine::new(arbiter::engine::EngineOptions {
         hash_mb: 1,
@@ -120,6 +124,32 @@ fn a_king_bucket_network_trains_and_loads() {
     assert!(stderr(&o).contains("checkpoint is of another input layout than --input-layout flat"), "{}", stderr(&o));
     let o = arbiter(
         &[&["train", "--data", "data.games", "--resume", "b.ckpt"][..], &args, &["--out", "r.nnue"]].concat(),
+        &dir,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--factorise`: a factorised king-bucket run writes an ordinary `mirror4` file the engine
+/// loads, its quantised evaluation within the float model's; its checkpoint resumes.
+#[test]
+fn a_factorised_king_bucket_network_trains_and_loads() {
+    let dir = setup("factorised");
+    let args: Vec<&str> =
+        "--batch 64 --seed 5 --threads 1 --input-layout mirror4 --factorise --epochs 2".split(' ').collect();
+    let o = arbiter(
+        &[&["train", "--data", "data.games"][..], &args, &["--out", "f.nnue", "--checkpoint", "f.ckpt"]].concat(),
+        &dir,
+    );
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("factorised: each feature's weights are a part shared by the 4 king buckets"), "{err}");
+    assert!(err.contains("epoch   2/2: training "), "{err}");
+    let net = Network::read(&dir.join("f.nnue")).expect("the engine reads the network");
+    assert_eq!(net.layout, layout::MIRROR4);
+    quantised_within_the_float_model(&err);
+    let o = arbiter(
+        &[&["train", "--data", "data.games", "--resume", "f.ckpt"][..], &args, &["--out", "r.nnue"]].concat(),
         &dir,
     );
     assert!(o.status.success(), "{}", stderr(&o));
@@ -164,6 +194,14 @@ fn bad_command_lines_exit_2_with_the_reason() {
         (
             &["train", "--data", "data.txt", "--input-layout", "mirror9"],
             "unknown input layout 'mirror9' (one of: flat, mirror, mirror4)",
+        ),
+        (
+            &["train", "--data", "data.txt", "--factorise"],
+            "--factorise needs king buckets (--input-layout flat has one)",
+        ),
+        (
+            &["train", "--data", "data.txt", "--input-layout", "mirror4", "--factorise", "--qat-epochs", "1"],
+            "--factorise does not combine with --qat-epochs",
         ),
         (&["train", "--data", "data.txt", "--frobnicate"], "--frobnicate"),
         (&["train"], "--data"),

@@ -187,14 +187,20 @@ const CHECKPOINT_MAGIC_LAYOUT: [u8; 8] = *b"ARBFLT2\0";
 impl Model {
     /// Seeded initialisation: feature weights uniform in ±0.06 (standard deviation about
     /// `1 / sqrt(INPUTS)`), so the accumulators of ~30 features start mostly inside the
-    /// activation's range; output weights uniform in `±1 / sqrt(2 * HIDDEN)`; biases zero.
+    /// activation's range, the same in every king bucket (the network starts as one without
+    /// buckets, which the data then tells apart); output weights uniform in
+    /// `±1 / sqrt(2 * HIDDEN)`; biases zero.
     pub fn random(seed: u64, layout: InputLayout) -> Model {
         let b = Blocks::of(&layout);
         let mut rng = Rng::new(seed);
         let mut uniform = |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
         let mut params = vec![0.0; b.params];
-        for w in &mut params[FT_WEIGHTS..b.ft_bias] {
+        let bucket = INPUTS * HIDDEN;
+        for w in &mut params[FT_WEIGHTS..FT_WEIGHTS + bucket] {
             *w = uniform(0.06);
+        }
+        for k in FT_WEIGHTS + bucket..b.ft_bias {
+            params[k] = params[k - bucket];
         }
         let out = 1.0 / ((2 * HIDDEN) as f32).sqrt();
         for w in &mut params[b.out_weights..b.out_bias] {
@@ -329,11 +335,25 @@ impl Model {
         out
     }
 
-    /// A float checkpoint of a model with input layout `layout` (refused for another).
+    /// A float checkpoint of a model with input layout `layout`. One without king buckets but
+    /// of the same mirroring grows into `layout`'s buckets, every bucket starting with its
+    /// feature weights (so the model evaluates as the checkpoint did); any other layout is
+    /// refused.
     pub fn from_bytes(bytes: &[u8], layout: InputLayout) -> Result<Model, CheckpointError> {
         if !bytes.starts_with(&CHECKPOINT_MAGIC) && !bytes.starts_with(&CHECKPOINT_MAGIC_LAYOUT) {
             return Err(CheckpointError::BadMagic);
         }
+        let one_bucket = InputLayout { buckets: [0; 64], mirror: layout.mirror };
+        if Self::checkpoint_header(&layout) != Self::checkpoint_header(&one_bucket)
+            && bytes.starts_with(&Self::checkpoint_header(&one_bucket))
+        {
+            return Self::read(bytes, one_bucket).map(|m| m.grown_into(layout));
+        }
+        Self::read(bytes, layout)
+    }
+
+    /// The checkpoint's parameters, if it is of exactly `layout`.
+    fn read(bytes: &[u8], layout: InputLayout) -> Result<Model, CheckpointError> {
         let header = Self::checkpoint_header(&layout);
         if !bytes.starts_with(&header) {
             return Err(CheckpointError::Layout { expected: layout.name() });
@@ -346,6 +366,20 @@ impl Model {
         let params =
             bytes[header.len()..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
         Ok(Model { params, layout, blocks: b })
+    }
+
+    /// This one-bucket model in `layout`: its feature weights in every bucket, the rest as is.
+    fn grown_into(&self, layout: InputLayout) -> Model {
+        let b = Blocks::of(&layout);
+        let ft = &self.params[FT_WEIGHTS..self.blocks.ft_bias];
+        let mut params = Vec::with_capacity(b.params);
+        params.extend_from_slice(&self.params[..FT_WEIGHTS]);
+        for _ in 0..layout.bucket_count() {
+            params.extend_from_slice(ft);
+        }
+        params.extend_from_slice(&self.params[self.blocks.ft_bias..]);
+        debug_assert_eq!(params.len(), b.params);
+        Model { params, layout, blocks: b }
     }
 }
 
@@ -542,6 +576,31 @@ mod tests {
             Err(CheckpointError::Layout { expected: "mirror" })
         );
         let buckets = Model::random(2, layout::MIRROR4);
-        assert_eq!(Model::from_bytes(&buckets.to_bytes(), layout::MIRROR4), Ok(buckets));
+        assert_eq!(Model::from_bytes(&buckets.to_bytes(), layout::MIRROR4), Ok(buckets.clone()));
+        // A bucketed checkpoint does not shrink into one bucket.
+        assert_eq!(
+            Model::from_bytes(&buckets.to_bytes(), layout::MIRROR),
+            Err(CheckpointError::Layout { expected: "mirror" })
+        );
+    }
+
+    /// A one-bucket checkpoint of the same mirroring grows into king buckets and evaluates as
+    /// before; one of another mirroring does not.
+    #[test]
+    fn a_one_bucket_checkpoint_grows_into_king_buckets() {
+        let mirrored = busy_model(6, layout::MIRROR);
+        let grown = Model::from_bytes(&mirrored.to_bytes(), layout::MIRROR4).expect("grows");
+        assert_eq!(grown.layout, layout::MIRROR4);
+        assert_eq!(grown.params.len(), Blocks::of(&layout::MIRROR4).params);
+        // The kings of these positions stand in every one of the four buckets.
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(grown.evaluate(&pos), mirrored.evaluate(&pos), "{fen}");
+        }
+        let flat = Model::random(2, layout::FLAT);
+        assert_eq!(
+            Model::from_bytes(&flat.to_bytes(), layout::MIRROR4),
+            Err(CheckpointError::Layout { expected: "mirror4" })
+        );
     }
 }
