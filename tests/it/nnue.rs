@@ -105,8 +105,8 @@ fn a_king_bucket_network_file_is_what_eval_uses() {
     let _ = std::fs::remove_file(&path);
 }
 
-/// The built-in network is a version 2 file of the mirrored layout, written back byte for
-/// byte, with its evaluations pinned (a change to the features, the layout or the file format
+/// The built-in network is a version 2 file of the four-bucket mirrored layout, written back
+/// byte for byte, with its evaluations pinned (a change to the features, the layout or the file format
 /// shows here first). A version 1 file (N7 and before) still reads as the flat layout
 /// (`every_layout_round_trips_as_its_version` in the library).
 #[test]
@@ -116,14 +116,14 @@ fn the_built_in_network_reads_and_evaluates_as_trained() {
     let bytes = std::fs::read(&file).expect("nets/default.nnue");
     assert_eq!(bytes[8..12], 2u32.to_le_bytes());
     let net = Network::from_bytes(&bytes).expect("nets/default.nnue reads");
-    assert_eq!(net.layout, layout::MIRROR);
+    assert_eq!(net.layout, layout::MIRROR4);
     assert_eq!(net.to_bytes(), bytes);
     for (fen, cp) in [
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 14),
-        ("8/2k5/1p6/8/4P3/5N2/6K1/8 w - - 0 1", 206),
-        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1", 40),
+        ("8/2k5/1p6/8/4P3/5N2/6K1/8 w - - 0 1", 164),
+        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1", 63),
         // The same position mirrored a<->h (no castling rights): the same value.
-        ("8/5k2/6p1/8/3P4/2N5/1K6/8 w - - 0 1", 206),
+        ("8/5k2/6p1/8/3P4/2N5/1K6/8 w - - 0 1", 164),
     ] {
         assert_eq!(net.evaluate(&Position::from_fen(fen).expect("fen")), cp, "{fen}");
     }
