@@ -344,9 +344,7 @@ impl Model {
             return Err(CheckpointError::BadMagic);
         }
         let one_bucket = InputLayout { buckets: [0; 64], mirror: layout.mirror };
-        if Self::checkpoint_header(&layout) != Self::checkpoint_header(&one_bucket)
-            && bytes.starts_with(&Self::checkpoint_header(&one_bucket))
-        {
+        if layout.bucket_count() > 1 && bytes.starts_with(&Self::checkpoint_header(&one_bucket)) {
             return Self::read(bytes, one_bucket).map(|m| m.grown_into(layout));
         }
         Self::read(bytes, layout)
