@@ -3,19 +3,17 @@
 //!
 //! With king buckets a feature's weights are trained only by the positions of its bucket, and a
 //! bucket whose kings are rare (an endgame king on the fifth rank) learns little: on 60 M
-//! positions `mirror4` from scratch trained worse than one bucket (docs/nnue.md). Factorised, the weight the network evaluates with is `own[b][f] + shared[f]`
-//! (`f` the 768-feature, mirrored as the layout says): every position trains `shared`, the
-//! bucket's own part learns only what differs, and AdamW's weight decay pulls that difference
+//! positions `mirror4` from scratch trained worse than one bucket (docs/nnue.md). Factorised,
+//! the weight the network evaluates with is `own[b][f] + shared[f]` (`f` the 768-feature,
+//! mirrored as the layout says): every position trains `shared`, the bucket's own part learns
+//! only what differs, and AdamW's weight decay pulls that difference
 //! towards zero, that is towards what all buckets agree on. The sum is what gets clipped,
 //! checkpointed and written: the engine never sees the parts.
 
 use super::model::{Model, CLIP, FT_WEIGHTS};
-use super::optim::AdamW;
+use super::optim::{AdamW, BLOCK};
 use crate::engine::nnue::{HIDDEN, INPUTS};
 use rayon::prelude::*;
-
-/// Parameters per parallel block (the same result for any thread count).
-const BLOCK: usize = 8192;
 
 /// The shared part's size: one bucket's feature weights.
 const SHARED: usize = INPUTS * HIDDEN;

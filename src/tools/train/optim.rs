@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 /// Parameters per parallel block of the update (the same result for any thread count).
-const BLOCK: usize = 8192;
+pub const BLOCK: usize = 8192;
 
 /// AdamW (Loshchilov and Hutter): Adam's step plus a weight decay decoupled from the
 /// gradient.
