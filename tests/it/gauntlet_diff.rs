@@ -2,20 +2,12 @@
 //! difference between two builds' gauntlets, on PGN files in cutechess-cli's form written here.
 //! Skipped with a message where python3 is missing.
 
+use crate::common::have_python;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/gauntlet_diff.py");
-
-/// Whether python3 runs; a message says the test is skipped where it does not.
-fn have_python() -> bool {
-    let found = Command::new("python3").arg("--version").output().is_ok();
-    if !found {
-        eprintln!("SKIPPED: python3 not found");
-    }
-    found
-}
 
 /// The record's header line (`bench/gauntlets.tsv`).
 const RECORD_HEADER: &str = "date\tbuild\topponent\ttc\tgames\twins\tdraws\tlosses\tpairs\tendings\tpgn_md5\n";

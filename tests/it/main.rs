@@ -11,6 +11,7 @@ mod explain_reading;
 mod fen;
 mod fuzz_parsers;
 mod gauntlet_diff;
+mod gauntlet_evals;
 mod levels;
 mod nnue;
 mod notation;

@@ -8,6 +8,7 @@
 //! `cargo test --release --test it spsa:: -- --ignored` (ARBITER_TUNE=path skips that build).
 //! Skipped with a message where python3 is missing.
 
+use crate::common::have_python;
 use arbiter::tools::selfplay::runner::{Incidents, MatchSummary};
 use arbiter::tools::selfplay::stats::Tally;
 use arbiter::tools::selfplay::summary_json;
@@ -18,14 +19,6 @@ const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/spsa.py");
 const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/spsa_fake_engine.py");
 const CHECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/spsa_check.py");
 const OPENINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.epd");
-
-fn have_python() -> bool {
-    let ok = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("SKIPPED: python3 not found");
-    }
-    ok
-}
 
 /// A fresh scratch directory holding the summaries the fake's `selfplay` prints: one per
 /// pentanomial count with every pair alike (1 to 3 pairs), as `arbiter selfplay --json` prints it.

@@ -11,6 +11,15 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+/// Whether python3 runs (the scripts' tests need it); a message says the test is skipped where it does not.
+pub fn have_python() -> bool {
+    let ok = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("SKIPPED: python3 not found");
+    }
+    ok
+}
+
 pub struct Engine {
     pub child: Child,
     stdin: Option<ChildStdin>,
