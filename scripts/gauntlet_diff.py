@@ -40,18 +40,23 @@ ENDING = re.compile(r"\{([^{}]*)\}\s*(1-0|0-1|1/2-1/2|\*)\s*$")
 
 
 def games(pgn_path):
-    """Yields (tags, ending comment) for every game of a PGN file."""
+    """Yields (tags, movetext on one line) for every game of a PGN file (also used by gauntlet_evals.py)."""
     tags, movetext = {}, []
     for line in pgn_path.read_text(encoding="utf-8", errors="replace").splitlines() + ["[End \"\"]"]:
         m = TAG.match(line)
         if m and movetext:
-            e = ENDING.search(" ".join(movetext))
-            yield tags, e.group(1) if e else ""
+            yield tags, " ".join(movetext)
             tags, movetext = {}, []
         if m:
             tags[m.group(1)] = m.group(2)
         elif line.strip():
             movetext.append(line.strip())
+
+
+def result_comment(movetext):
+    """The comment of a game's result: how it ended, or ""."""
+    e = ENDING.search(movetext)
+    return e.group(1) if e else ""
 
 
 class Tally:
@@ -173,8 +178,8 @@ def gauntlet(directory):
     for pgn in pgns:
         tally = Tally()
         label = "Arbiter-" + d.name.removeprefix("gauntlet-")
-        for tags, ending in games(pgn):
-            tally.add(tags, ending, label)
+        for tags, movetext in games(pgn):
+            tally.add(tags, result_comment(movetext), label)
         if tally.games() == 0:
             raise SystemExit(f"no finished games of {label} in {pgn}")
         out[pgn.stem] = tally

@@ -23,27 +23,14 @@ import re
 import statistics
 import sys
 
-TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
+from gauntlet_diff import games  # the same PGN reading as the bar's arithmetic
+
 TOKEN = re.compile(r"\{([^}]*)\}|(\S+)")
 NOT_MOVE = re.compile(r"^(\d+\.+|1-0|0-1|1/2-1/2|\*|\$\d+)$")
 SCORE = re.compile(r"^\s*([+-]?)(M)?(\d+(?:\.\d+)?)/\d+")
 LEAD, HOLD = 150, 75
 MATE_CP = 10000
 ENGINE = "Arbiter"
-
-
-def games(path):
-    """Yields (tags, movetext) for every game of a PGN file."""
-    tags, moves = {}, []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines() + ['[End ""]']:
-        m = TAG.match(line)
-        if m and moves:
-            yield tags, " ".join(moves)
-            tags, moves = {}, []
-        if m:
-            tags[m.group(1)] = m.group(2)
-        elif line.strip():
-            moves.append(line.strip())
 
 
 def plies(tags, movetext):
