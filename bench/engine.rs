@@ -82,7 +82,7 @@ fn main() {
     for i in 0..n {
         let pos = black_box(&positions[i as usize % positions.len()]);
         picker.reset(pos, None, &hist, 2, None, &[None, None]);
-        while let Some((m, s)) = picker.next_move() {
+        while let Some((m, s)) = picker.next_move(pos, &hist) {
             acc += s as i64 + m.raw() as i64;
         }
     }

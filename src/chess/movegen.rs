@@ -69,6 +69,14 @@ impl MoveList {
     pub fn get(&self, i: usize) -> Move {
         self.moves[i]
     }
+    /// Removes the move at `i` (if there is one), the last move taking its place.
+    #[inline(always)]
+    pub fn swap_remove(&mut self, i: usize) {
+        if i < self.len {
+            self.len -= 1;
+            self.moves[i] = self.moves[self.len];
+        }
+    }
 }
 
 impl Default for MoveList {

@@ -464,7 +464,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
         let mut picker = MovePicker::default();
         picker.reset(pos, tt_move, hist, 0, None, &[None, None]);
         let mut root_moves = Vec::new();
-        while let Some((m, _)) = picker.next_move() {
+        while let Some((m, _)) = picker.next_move(pos, hist) {
             if sh.limits.searchmoves.is_empty() || sh.limits.searchmoves.contains(&m) {
                 root_moves.push(RootMove::new(m, sh.tb_rank(m)));
             }
@@ -472,7 +472,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
         if root_moves.is_empty() && !sh.limits.searchmoves.is_empty() {
             // None of the searchmoves is legal: ignore the restriction.
             picker.reset(pos, tt_move, hist, 0, None, &[None, None]);
-            while let Some((m, _)) = picker.next_move() {
+            while let Some((m, _)) = picker.next_move(pos, hist) {
                 root_moves.push(RootMove::new(m, sh.tb_rank(m)));
             }
         }
@@ -1117,7 +1117,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
         let mut check_squares = None;
         self.keys.push(key);
 
-        while let Some((m, order)) = picker.next_move() {
+        while let Some((m, order)) = picker.next_move(pos, self.hist) {
             if Some(m) == excluded {
                 continue;
             }
@@ -1131,11 +1131,13 @@ impl<'a, E: StaticEval> Worker<'a, E> {
                     if depth <= params::hp_max_depth() && !refutation && quiet_history < -params::hp_margin() * depth {
                         continue;
                     }
-                    // Late-move pruning.
+                    // Late-move pruning: this quiet move and, since nothing here falls as the
+                    // loop goes on, every later one.
                     if !pv_node
                         && depth <= params::lmp_max_depth()
                         && searched >= (params::lmp_base() + depth * depth) as usize / if improving { 1 } else { 2 }
                     {
+                        picker.skip_quiets();
                         continue;
                     }
                     // Futility pruning.
@@ -1334,7 +1336,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
         picker.reset_quiescence(pos, tt_move.filter(|m| m.is_tactical()), self.hist, false);
         self.keys.push(key);
         let mut result = None;
-        while let Some((m, _)) = picker.next_move() {
+        while let Some((m, _)) = picker.next_move(pos, self.hist) {
             if !see_ge(pos, m, pc_beta - eval) {
                 continue;
             }
@@ -1419,7 +1421,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
             return mated_in(ply);
         }
         self.keys.push(key);
-        while let Some((m, _)) = picker.next_move() {
+        while let Some((m, _)) = picker.next_move(pos, self.hist) {
             if let Some(sp) = stand_pat {
                 // Delta pruning: even winning the victim cleanly cannot reach alpha (a quiet
                 // check, the only quiet move here, is searched for what it threatens).
