@@ -123,7 +123,9 @@ impl MovePicker {
         }
     }
 
-    /// True when the node has no legal move at all.
+    /// True when there is nothing to hand out: for an interior node or a quiescence node in
+    /// check, no legal move at all (mate or stalemate); for quiescence out of check, no
+    /// tactical move (or quiet check).
     pub fn is_empty(&self) -> bool {
         self.stage == Stage::Rest && self.list.is_empty()
     }
