@@ -38,7 +38,8 @@ enum Stage {
     TtMove,
     /// Generate the tactical moves (or, in quiescence, all the node's moves).
     GenerateTactical,
-    /// The winning and equal captures and queen promotions (interior nodes).
+    /// The winning and equal captures and queen promotions (interior nodes), each tested by
+    /// SEE as it comes up.
     GoodTactical,
     /// Generate and score the quiet moves, unless they are skipped (interior nodes).
     GenerateQuiet,
@@ -157,7 +158,15 @@ impl MovePicker {
                     }
                 }
                 Stage::GoodTactical => match self.best() {
-                    Some(i) if self.scores[i] >= GOOD_TACTICAL => return Some(self.take(i)),
+                    Some(i) if self.scores[i] >= GOOD_TACTICAL => {
+                        if see_ge(pos, self.list.get(i), 0) {
+                            return Some(self.take(i));
+                        }
+                        // A losing capture: with the losing ones, in place. The moves handed
+                        // out, and the list's order, are those of testing every capture first
+                        // (the best of the winning ones is the best whose test passes).
+                        self.scores[i] += BAD_TACTICAL - GOOD_TACTICAL;
+                    }
                     _ => self.stage = Stage::GenerateQuiet,
                 },
                 Stage::Rest => {
@@ -178,10 +187,12 @@ impl MovePicker {
                 let from = self.list.len();
                 generate_into(pos, GenKind::Tactical, &mut self.list);
                 self.drop_tt_move(from);
+                // Captures are taken to win until the good-tactical stage reaches them: SEE
+                // is tested only on moves about to be handed out (see `next_move`).
                 for i in from..self.list.len() {
                     let m = self.list.get(i);
                     let under = m.promotion().is_some_and(|p| p != PieceType::Queen);
-                    let base = if !under && see_ge(pos, m, 0) { GOOD_TACTICAL } else { BAD_TACTICAL };
+                    let base = if under { BAD_TACTICAL } else { GOOD_TACTICAL };
                     self.scores[i] = base + tactical_score(pos, m, hist);
                 }
                 self.stage = Stage::GoodTactical;
@@ -359,6 +370,11 @@ mod tests {
             let rest = &out[tt.is_some() as usize..];
             assert!(rest.windows(2).all(|w| w[0].1 >= w[1].1), "{}: {rest:?}", pos.to_fen());
             assert!(rest.iter().all(|&(m, s)| m.is_tactical() || !is_bad_tactical_score(s)));
+            // Good means winning or equal by SEE (tested only when a capture comes up).
+            for &(m, s) in rest.iter().filter(|(m, _)| m.is_tactical()) {
+                let under = m.promotion().is_some_and(|p| p != PieceType::Queen);
+                assert_eq!(s >= GOOD_TACTICAL, !under && see_ge(pos, m, 0), "{}: {m:?}", pos.to_fen());
+            }
             checked += 1;
         });
         assert!(checked > 200, "{checked}");
