@@ -28,6 +28,12 @@ fn tactical_score(pos: &Position, m: Move, hist: &History) -> i32 {
     (victim.map_or(0, value) + promo) * 16 + hist.capture(PieceTo::of(pos, m), victim) / 16
 }
 
+/// Promotions to anything but a queen: ordered with the losing captures.
+#[inline]
+fn is_under_promotion(m: Move) -> bool {
+    m.promotion().is_some_and(|p| p != PieceType::Queen)
+}
+
 /// Where a picker is in its node. Each stage does only the work its moves need, since most
 /// nodes are refuted by their first move or two: the TT move goes out before anything is
 /// generated, the good captures before the quiet moves are generated and scored.
@@ -191,8 +197,7 @@ impl MovePicker {
                 // is tested only on moves about to be handed out (see `next_move`).
                 for i in from..self.list.len() {
                     let m = self.list.get(i);
-                    let under = m.promotion().is_some_and(|p| p != PieceType::Queen);
-                    let base = if under { BAD_TACTICAL } else { GOOD_TACTICAL };
+                    let base = if is_under_promotion(m) { BAD_TACTICAL } else { GOOD_TACTICAL };
                     self.scores[i] = base + tactical_score(pos, m, hist);
                 }
                 self.stage = Stage::GoodTactical;
@@ -372,8 +377,7 @@ mod tests {
             assert!(rest.iter().all(|&(m, s)| m.is_tactical() || !is_bad_tactical_score(s)));
             // Good means winning or equal by SEE (tested only when a capture comes up).
             for &(m, s) in rest.iter().filter(|(m, _)| m.is_tactical()) {
-                let under = m.promotion().is_some_and(|p| p != PieceType::Queen);
-                assert_eq!(s >= GOOD_TACTICAL, !under && see_ge(pos, m, 0), "{}: {m:?}", pos.to_fen());
+                assert_eq!(s >= GOOD_TACTICAL, !is_under_promotion(m) && see_ge(pos, m, 0), "{}: {m:?}", pos.to_fen());
             }
             checked += 1;
         });
