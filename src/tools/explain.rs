@@ -42,6 +42,26 @@ pub struct ExplainArgs {
     pub mv: Vec<String>,
 }
 
+/// `--resign` / `--flag` with `--json`: the ruling.
+#[derive(serde::Serialize)]
+struct RulingJson {
+    fen: String,
+    side: &'static str,
+    act: &'static str,
+    result: &'static str,
+    rule: &'static str,
+    already_over: Option<&'static str>,
+    opponent: json::DecisionJson,
+    text: String,
+    lang: &'static str,
+}
+
+/// `--syzygy` with `--json`: the tables' verdict, as text.
+#[derive(serde::Serialize)]
+struct TablebaseJson {
+    tablebase: String,
+}
+
 /// Runs `arbiter explain`; never panics on any input.
 pub fn run(args: ExplainArgs) -> ExitCode {
     let lang = match args.position.language() {
@@ -83,17 +103,17 @@ pub fn run(args: ExplainArgs) -> ExitCode {
             }
         }
         let line = if args.position.json {
-            json::Object::new()
-                .str("fen", &game.current().to_fen())
-                .str("side", side.name())
-                .str("act", act.code())
-                .str("result", ruling.result())
-                .str("rule", ruling.rule())
-                .opt_str("already_over", ruling.already_over.map(|o| o.result()))
-                .raw("opponent", json::decision(&ruling.opponent))
-                .str("text", &text::note_text(&note, lang))
-                .str("lang", lang.code())
-                .finish()
+            json::to_line(&RulingJson {
+                fen: game.current().to_fen(),
+                side: side.name(),
+                act: act.code(),
+                result: ruling.result(),
+                rule: ruling.rule(),
+                already_over: ruling.already_over.map(|o| o.result()),
+                opponent: json::DecisionJson::from(&ruling.opponent),
+                text: text::note_text(&note, lang),
+                lang: lang.code(),
+            })
         } else {
             text::note_text(&note, lang)
         };
@@ -121,7 +141,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
             let lines = crate::syzygy::report::describe(&tb, game.current(), &keys[..keys.len().saturating_sub(1)]);
             if args.position.json {
                 let text = lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join("\n");
-                out.push(json::Object::new().str("tablebase", &text).finish());
+                out.push(json::to_line(&TablebaseJson { tablebase: text }));
             } else {
                 out.push(String::new());
                 out.extend(lines);

@@ -112,6 +112,25 @@ pub struct Judgement {
     pub problems: Vec<Problem>,
 }
 
+/// One game's judgement as `--json` writes it.
+#[derive(serde::Serialize)]
+struct JudgementJson<'a> {
+    game: usize,
+    white: &'a str,
+    black: &'a str,
+    result: &'a str,
+    laws_result: Option<&'a str>,
+    problems: Vec<ProblemJson<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct ProblemJson<'a> {
+    ply: usize,
+    code: &'static str,
+    rule: Option<&'a str>,
+    text: &'a str,
+}
+
 /// Judges one game of a PGN file.
 pub fn judge(raw: &RawGame, lang: Lang) -> Judgement {
     let mut j = Judgement {
@@ -346,22 +365,23 @@ fn outcome_rule(o: Outcome) -> &'static str {
 
 impl Judgement {
     fn to_json(&self) -> String {
-        let problems = self.problems.iter().map(|p| {
-            json::Object::new()
-                .raw("ply", p.ply)
-                .str("code", p.code.code())
-                .opt_str("rule", Some(p.rule.as_str()).filter(|r| !r.is_empty()))
-                .str("text", &p.text)
-                .finish()
-        });
-        json::Object::new()
-            .raw("game", self.game)
-            .str("white", &self.white)
-            .str("black", &self.black)
-            .str("result", &self.result)
-            .opt_str("laws_result", self.laws_result.as_deref())
-            .raw("problems", json::array(problems))
-            .finish()
+        json::to_line(&JudgementJson {
+            game: self.game,
+            white: &self.white,
+            black: &self.black,
+            result: &self.result,
+            laws_result: self.laws_result.as_deref(),
+            problems: self
+                .problems
+                .iter()
+                .map(|p| ProblemJson {
+                    ply: p.ply,
+                    code: p.code.code(),
+                    rule: Some(p.rule.as_str()).filter(|r| !r.is_empty()),
+                    text: &p.text,
+                })
+                .collect(),
+        })
     }
 
     pub fn to_text(&self, lang: Lang) -> Vec<String> {

@@ -115,6 +115,23 @@ fn write_lines(out: &mut impl Write, lines: &[String]) -> std::io::Result<()> {
 }
 
 /// The answer for one position (or one bad line).
+/// One position's answer as `--json` writes it.
+#[derive(serde::Serialize)]
+struct AnswerJson<'a> {
+    fen: &'a str,
+    white: Option<json::DecisionJson>,
+    black: Option<json::DecisionJson>,
+    nodes: u64,
+    micros: u128,
+}
+
+/// A line that is no position, as `--json` writes it.
+#[derive(serde::Serialize)]
+struct AnswerErrorJson<'a> {
+    fen: &'a str,
+    error: &'a str,
+}
+
 struct Answer {
     fen: String,
     position: Option<Position>,
@@ -152,17 +169,18 @@ impl Answer {
 
     fn render(&self, as_json: bool, lang: Lang) -> Vec<String> {
         if as_json {
-            let side = |d: &Option<Decision>| d.as_ref().map_or_else(|| "null".to_string(), json::decision);
-            let obj = json::Object::new().str("fen", &self.fen);
-            let obj = match &self.error {
-                Some(e) => obj.str("error", e),
-                None => obj
-                    .raw("white", side(&self.decisions[0]))
-                    .raw("black", side(&self.decisions[1]))
-                    .raw("nodes", self.decisions.iter().flatten().map(|d| d.nodes).sum::<u64>())
-                    .raw("micros", self.micros),
+            let side = |d: &Option<Decision>| d.as_ref().map(json::DecisionJson::from);
+            let line = match &self.error {
+                Some(e) => json::to_line(&AnswerErrorJson { fen: &self.fen, error: e }),
+                None => json::to_line(&AnswerJson {
+                    fen: &self.fen,
+                    white: side(&self.decisions[0]),
+                    black: side(&self.decisions[1]),
+                    nodes: self.decisions.iter().flatten().map(|d| d.nodes).sum(),
+                    micros: self.micros,
+                }),
             };
-            return vec![obj.finish()];
+            return vec![line];
         }
         let words = lang.words();
         let (Some(pos), None) = (&self.position, &self.error) else {

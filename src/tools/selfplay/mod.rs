@@ -452,74 +452,101 @@ fn summary_text(s: &MatchSummary, sprt: Option<&Sprt>) -> String {
 }
 
 /// A JSON number, or `null` for an infinite Elo bound (a match won or lost in every game).
-fn json_number(x: f64) -> String {
-    if x.is_finite() {
-        format!("{}", x + 0.0)
-    } else {
-        "null".into()
-    }
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x + 0.0)
+}
+
+/// The SPRT part of [`SummaryJson`].
+#[derive(serde::Serialize)]
+struct SprtJson {
+    elo0: Option<f64>,
+    elo1: Option<f64>,
+    alpha: Option<f64>,
+    beta: Option<f64>,
+    llr: Option<f64>,
+    lower: Option<f64>,
+    upper: Option<f64>,
+    model: &'static str,
+    decision: Option<&'static str>,
+    games_at_decision: Option<u64>,
+    llr_at_decision: Option<f64>,
+}
+
+/// The final summary as `--json` writes it.
+#[derive(serde::Serialize)]
+struct SummaryJson<'a> {
+    a: &'a str,
+    b: &'a str,
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    pentanomial: Option<[u64; 5]>,
+    score: Option<f64>,
+    draw_ratio: Option<f64>,
+    elo: Option<f64>,
+    elo_low: Option<f64>,
+    elo_high: Option<f64>,
+    los: Option<f64>,
+    sprt: Option<SprtJson>,
+    illegal_moves: [u64; 2],
+    time_losses: [u64; 2],
+    disconnects: [u64; 2],
+    seconds: Option<f64>,
+    interrupted: bool,
 }
 
 /// The final summary as one JSON object (`--json`): the figures of [`summary_text`], counts as
 /// integers, every pair of per-player counts as `[A, B]`.
 pub fn summary_json(s: &MatchSummary, sprt: Option<&Sprt>) -> String {
-    use crate::explain::json::{array, Object};
     let t = &s.tally;
     let e = t.elo();
-    let pair = |v: [u64; 2]| array(v.iter().map(u64::to_string));
-    let sprt = match sprt {
-        None => "null".to_string(),
-        Some(sp) => {
-            let (llr, model) = sp.llr(t);
-            let (lower, upper) = sp.bounds();
-            let decision = match s.sprt {
+    let sprt = sprt.map(|sp| {
+        let (llr, model) = sp.llr(t);
+        let (lower, upper) = sp.bounds();
+        SprtJson {
+            elo0: finite(sp.elo0),
+            elo1: finite(sp.elo1),
+            alpha: finite(sp.alpha),
+            beta: finite(sp.beta),
+            llr: finite(llr),
+            lower: finite(lower),
+            upper: finite(upper),
+            model: match model {
+                SprtModel::Trinomial => "trinomial",
+                SprtModel::Pentanomial => "pentanomial",
+            },
+            decision: match s.sprt {
                 Some(SprtDecision::AcceptH1) => Some("H1"),
                 Some(SprtDecision::AcceptH0) => Some("H0"),
                 _ => None,
-            };
-            Object::new()
-                .raw("elo0", json_number(sp.elo0))
-                .raw("elo1", json_number(sp.elo1))
-                .raw("alpha", json_number(sp.alpha))
-                .raw("beta", json_number(sp.beta))
-                .raw("llr", json_number(llr))
-                .raw("lower", json_number(lower))
-                .raw("upper", json_number(upper))
-                .str(
-                    "model",
-                    match model {
-                        SprtModel::Trinomial => "trinomial",
-                        SprtModel::Pentanomial => "pentanomial",
-                    },
-                )
-                .opt_str("decision", decision)
-                .raw("games_at_decision", s.decided_on.as_ref().map_or("null".into(), |d| d.games().to_string()))
-                .raw("llr_at_decision", s.decided_on.as_ref().map_or("null".into(), |d| json_number(sp.llr(d).0)))
-                .finish()
+            },
+            games_at_decision: s.decided_on.as_ref().map(|d| d.games()),
+            llr_at_decision: s.decided_on.as_ref().and_then(|d| finite(sp.llr(d).0)),
         }
-    };
+    });
     let i = &s.incidents;
-    Object::new()
-        .str("a", &s.a_name)
-        .str("b", &s.b_name)
-        .raw("games", t.games())
-        .raw("wins", t.wins)
-        .raw("draws", t.draws)
-        .raw("losses", t.losses)
-        .raw("pentanomial", if t.pairs() > 0 { array(t.penta.iter().map(u64::to_string)) } else { "null".into() })
-        .raw("score", json_number(t.score()))
-        .raw("draw_ratio", json_number(t.draw_ratio()))
-        .raw("elo", json_number(e.elo))
-        .raw("elo_low", json_number(e.low))
-        .raw("elo_high", json_number(e.high))
-        .raw("los", json_number(t.los()))
-        .raw("sprt", sprt)
-        .raw("illegal_moves", pair(i.illegal_moves))
-        .raw("time_losses", pair(i.time_losses))
-        .raw("disconnects", pair(i.disconnects))
-        .raw("seconds", json_number(s.elapsed.as_secs_f64()))
-        .raw("interrupted", s.interrupted)
-        .finish()
+    crate::explain::json::to_line(&SummaryJson {
+        a: &s.a_name,
+        b: &s.b_name,
+        games: t.games(),
+        wins: t.wins,
+        draws: t.draws,
+        losses: t.losses,
+        pentanomial: (t.pairs() > 0).then_some(t.penta),
+        score: finite(t.score()),
+        draw_ratio: finite(t.draw_ratio()),
+        elo: finite(e.elo),
+        elo_low: finite(e.low),
+        elo_high: finite(e.high),
+        los: finite(t.los()),
+        sprt,
+        illegal_moves: i.illegal_moves,
+        time_losses: i.time_losses,
+        disconnects: i.disconnects,
+        seconds: finite(s.elapsed.as_secs_f64()),
+        interrupted: s.interrupted,
+    })
 }
 
 /// Entry point of `arbiter selfplay`.
