@@ -15,7 +15,7 @@ use crate::chess::castling;
 use crate::chess::movegen;
 use crate::chess::notation::{self, SanSyntax};
 use crate::chess::{Bitboard, CastleSide, Color, File, Move, MoveKind, Piece, PieceType, Position, Square};
-use crate::rules::{Game, PositionReport};
+use crate::rules::{Game, Outcome, PositionReport};
 
 /// What is known about a legal move: the move, its SAN, and the referee's report on the
 /// position after it.
@@ -366,6 +366,41 @@ fn explain_squares(game: &Game, ex: &mut Explanation, from: Square, to: Square, 
     explain_move(game, ex, from, to, promo, None);
 }
 
+/// The piece on `from` if the player to move may move it, after the reasons that come first
+/// whatever the move: the game is over (`outcome`), no piece stands there, the piece is the
+/// opponent's. (`to`: where the move goes, when there is a move.)
+fn piece_to_move(
+    pos: &Position,
+    outcome: Option<Outcome>,
+    ex: &mut Explanation,
+    from: Square,
+    to: Option<Square>,
+) -> Option<Piece> {
+    if let Some(outcome) = outcome {
+        ex.reasons.push(Reason::GameOver { outcome });
+    }
+    let Some(piece) = pos.piece_at(from) else {
+        ex.reasons.push(Reason::NoPiece { from: Some(from), wanted: None, to, from_file: None, from_rank: None });
+        return None;
+    };
+    ex.piece = Some(piece);
+    if piece.color != pos.side_to_move() {
+        ex.reasons.push(Reason::NotYourPiece { piece, from });
+        return None;
+    }
+    Some(piece)
+}
+
+/// A board's first click: may the piece on `square` be chosen to move now? The reasons it may
+/// not (the game is over, no piece stands there, it is the opponent's), in an explanation whose
+/// input is the square; none when it may (its legal moves are then the board's targets).
+pub fn explain_selection(game: &Game, square: Square) -> Explanation {
+    let mut ex = Explanation::new(square.to_string());
+    ex.from = Some(square);
+    piece_to_move(game.current(), game.outcome(), &mut ex, square, None);
+    ex
+}
+
 /// `explain_squares`, or with `castle` set: the castling on that side (`O-O` / `O-O-O`),
 /// whatever squares it is written with.
 fn explain_move(
@@ -380,26 +415,11 @@ fn explain_move(
     ex.from = Some(from);
     ex.to = Some(to);
     ex.promotion = promo;
-    let us = pos.side_to_move();
     let outcome = game.outcome();
-    if let Some(outcome) = outcome {
-        ex.reasons.push(Reason::GameOver { outcome });
-    }
-    let Some(piece) = pos.piece_at(from) else {
-        ex.reasons.push(Reason::NoPiece {
-            from: Some(from),
-            wanted: None,
-            to: Some(to),
-            from_file: None,
-            from_rank: None,
-        });
+    let Some(piece) = piece_to_move(pos, outcome, ex, from, Some(to)) else {
         return;
     };
-    ex.piece = Some(piece);
-    if piece.color != us {
-        ex.reasons.push(Reason::NotYourPiece { piece, from });
-        return;
-    }
+    let us = pos.side_to_move();
     let castle_side = castle.or_else(|| castling_side(game, piece, from, to));
     if from == to && castle_side.is_none() {
         ex.reasons.push(Reason::SameSquare { piece, square: from });

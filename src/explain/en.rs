@@ -66,6 +66,17 @@ impl Wording for English {
         format!("Position: {fen}")
     }
 
+    fn square_label(&self, sq: Square, piece: Option<Piece>) -> String {
+        match piece {
+            Some(p) => format!("{sq}, {} {}", color_name(p.color).to_lowercase(), kind_name(p.kind)),
+            None => format!("{sq}, empty"),
+        }
+    }
+
+    fn board_label(&self, bottom: Color) -> String {
+        format!("Chessboard, {} at the bottom", color_name(bottom))
+    }
+
     fn legend(&self) -> Legend {
         Legend {
             quiet: "quiet move",
@@ -702,6 +713,48 @@ fn note(n: &Note) -> String {
                  creates the condition.",
                 color_name(*side)
             )
+        }
+        Note::Claim(v) => {
+            let who = color_name(v.side);
+            let (what, needed, unit) = match v.draw {
+                DrawClaim::ThreefoldRepetition => ("threefold repetition", 3, "occurrences of the position"),
+                DrawClaim::FiftyMoves => ("the fifty-move rule", 100, "half-moves without a capture or a pawn move"),
+            };
+            let count = v.count;
+            let basis = match (&v.with_move, v.draw) {
+                (None, DrawClaim::ThreefoldRepetition) => format!("this position has occurred {count} times"),
+                (None, DrawClaim::FiftyMoves) => {
+                    format!("{count} half-moves have been made without a capture or a pawn move")
+                }
+                (Some((_, san)), DrawClaim::ThreefoldRepetition) => {
+                    format!("after {san} the position will have occurred {count} times")
+                }
+                (Some((_, san)), DrawClaim::FiftyMoves) => {
+                    format!("after {san}, {count} half-moves will have been made without a capture or a pawn move")
+                }
+            };
+            let claim = match &v.with_move {
+                None => format!("{who} claims a draw by {what}"),
+                Some((_, san)) => format!("{who} writes down {san} and claims a draw by {what}"),
+            };
+            match (&v.with_move, v.correct) {
+                (_, true) => format!("{claim}: {basis}. The claim is correct: the game is drawn."),
+                (None, false) => format!(
+                    "{claim}, but {basis}, and {needed} {unit} are needed. The claim is incorrect: the game goes on."
+                ),
+                (Some((_, san)), false) => format!(
+                    "{claim}, but {basis}, and {needed} {unit} are needed. The claim is incorrect: the game goes on, \
+                     and the declared move {san} must be played."
+                ),
+            }
+        }
+        Note::Attacks { piece, targets } => {
+            let (p, sq) = *piece;
+            let mut at_piece = at(p, sq);
+            if let Some(first) = at_piece.get_mut(..1) {
+                first.make_ascii_uppercase();
+            }
+            format!("{at_piece} now attacks {}.", list(targets))
         }
     }
 }

@@ -6,7 +6,7 @@
 use super::analysis::{CastlingWriting, MoveCategory};
 use super::reason::Reason;
 use super::report::Note;
-use crate::chess::{Color, Piece};
+use crate::chess::{Color, Piece, Square};
 
 /// Everything the explain mode says in words. The facts come ready-made (from the
 /// explainer and the referee); a language only chooses the words.
@@ -32,6 +32,10 @@ pub trait Wording: Sync {
     fn position(&self, fen: &str) -> String;
     /// The labels of the diagram's legend.
     fn legend(&self) -> Legend;
+    /// A square of the board for a screen reader: `e2, white pawn`, `e4, empty`.
+    fn square_label(&self, sq: Square, piece: Option<Piece>) -> String;
+    /// The board for a screen reader, seen from `bottom`'s side.
+    fn board_label(&self, bottom: Color) -> String;
     /// A sentence of `arbiter referee`'s report on a recorded game.
     fn referee(&self, t: &RefereeText) -> String;
 }

@@ -21,8 +21,8 @@ pub mod svg;
 pub mod text;
 mod zh;
 
-pub use analysis::{explain, Explanation, LegalMove, MoveCategory};
+pub use analysis::{explain, explain_selection, Explanation, LegalMove, MoveCategory};
 pub use lang::{Lang, RefereeText, Wording};
 pub use reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason, ReasonCode};
-pub use report::{numbered_line, outcome_note, report_notes, ruling_note, MateFact, Note};
+pub use report::{attacks_after, numbered_line, outcome_note, report_notes, ruling_note, MateFact, Note};
 pub use text::{explain_for_uci, note_text, reason_text, render_explanation, render_report};

@@ -5,9 +5,9 @@
 //! compile), and one push in [`report_notes`].
 
 use super::reason::Placed;
-use crate::chess::{notation, Color, Move, Position};
+use crate::chess::{attacks, notation, Color, Move, PieceType, Position};
 use crate::rules::unwinnable::{Decision, Reason as MateReason, Verdict};
-use crate::rules::{Act, AutomaticDraw, DeadReason, DrawClaim, Outcome, PositionReport, Ruling};
+use crate::rules::{Act, AutomaticDraw, ClaimVerdict, DeadReason, DrawClaim, Outcome, PositionReport, Ruling};
 
 /// What the referee found about one player's chances to checkmate, ready for words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,6 +119,14 @@ pub enum Note {
         draw: DrawClaim,
         moves: Vec<String>,
     },
+    /// A draw claim judged ([`crate::rules::Game::claim`]).
+    Claim(ClaimVerdict),
+    /// After a move, the piece that moved (`piece`, where it stands now) attacks these enemy
+    /// pieces: a check and a double attack shown together ([`attacks_after`]).
+    Attacks {
+        piece: Placed,
+        targets: Vec<Placed>,
+    },
 }
 
 impl Note {
@@ -144,6 +152,8 @@ impl Note {
             Note::ClaimThreefoldNow { .. } => "9.2.1.2",
             Note::ClaimFiftyNow { .. } => "9.3.2",
             Note::ClaimWithMove { draw, .. } => draw.rule(false),
+            Note::Claim(v) => v.rule(),
+            Note::Attacks { .. } => "3.1.3",
         }
     }
 }
@@ -197,6 +207,27 @@ pub fn report_notes(r: &PositionReport, after_move: bool) -> Vec<Note> {
         }
     }
     v
+}
+
+/// What the piece that made `m` in `before` attacks where it lands: the enemy pieces it could
+/// capture next (the king among them when it gives check). `None` for castling (two pieces
+/// moved) and when it attacks nothing.
+pub fn attacks_after(before: &Position, m: Move) -> Option<Note> {
+    if m.is_castling() {
+        return None;
+    }
+    let after = before.make_move(m);
+    let to = m.to();
+    let piece = after.piece_at(to)?;
+    let reach = match piece.kind {
+        PieceType::Pawn => attacks::pawn_attacks(piece.color, to),
+        kind => attacks::piece_attacks(kind, to, after.occupied()),
+    };
+    let targets: Vec<Placed> = (reach & after.color(piece.color.flip()))
+        .squares()
+        .filter_map(|sq| after.piece_at(sq).map(|p| (p, sq)))
+        .collect();
+    (!targets.is_empty()).then_some(Note::Attacks { piece: (piece, to), targets })
 }
 
 /// How a game ended on the board, as a note: the one mapping from the referee's [`Outcome`] to

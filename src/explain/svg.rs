@@ -180,23 +180,34 @@ fn wrap_words(s: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// A diagram being drawn: what each square shows, bottom layer first (its colour, tints, the
+/// piece, a destination mark, frames), and what goes over the board (lines, arrows). Each
+/// square is one group carrying the board's stable hooks (`data-square`, `data-piece`,
+/// `data-target`, a label for screen readers), so the same drawing serves the command line's
+/// diagrams and the board of `arbiter serve`.
 struct Drawing {
-    body: String,
+    cells: Vec<String>,
+    /// The destination mark of each square: `quiet`, `capture` or `double-step`.
+    targets: [Option<&'static str>; 64],
+    overlay: String,
     view: Color,
 }
 
 impl Drawing {
     fn new(view: Color) -> Drawing {
-        Drawing { body: String::new(), view }
+        let cells = Square::all()
+            .map(|sq| {
+                let (x, y) = cell(sq, view);
+                let fill = if sq.is_light() { LIGHT } else { DARK };
+                format!(r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{fill}"/>"#)
+            })
+            .collect();
+        Drawing { cells, targets: [None; 64], overlay: String::new(), view }
     }
 
-    fn board(&mut self, game: &Game) {
-        let pos = game.current();
-        for sq in Square::all() {
-            let (x, y) = cell(sq, self.view);
-            let fill = if sq.is_light() { LIGHT } else { DARK };
-            let _ = write!(self.body, r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{fill}"/>"#);
-        }
+    /// The files and ranks along the board's edges, seen from `view`'s side.
+    fn coordinates(&self) -> String {
+        let mut out = String::new();
         for i in 0..8 {
             let (file_idx, rank_idx) = match self.view {
                 Color::White => (i, 7 - i),
@@ -206,24 +217,24 @@ impl Drawing {
             let file = (b'a' + file_idx as u8) as char;
             let rank = (b'1' + rank_idx as u8) as char;
             let _ = write!(
-                self.body,
+                out,
                 r#"<text x="{fx}" y="{}" font-size="14" text-anchor="middle" fill="rgb(68,68,68)">{file}</text>"#,
                 TOP + BOARD + 16
             );
             let _ = write!(
-                self.body,
+                out,
                 r#"<text x="{}" y="{}" font-size="14" text-anchor="middle" fill="rgb(68,68,68)">{rank}</text>"#,
                 LEFT / 2,
                 TOP + i * SQ + SQ / 2 + 5
             );
         }
-        let _ = pos;
+        out
     }
 
     fn tint(&mut self, sq: Square, color: &str, opacity: f32) {
         let (x, y) = cell(sq, self.view);
         let _ = write!(
-            self.body,
+            self.cells[sq.index()],
             r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{color}" fill-opacity="{opacity}"/>"#
         );
     }
@@ -231,7 +242,7 @@ impl Drawing {
     fn frame(&mut self, sq: Square, color: &str) {
         let (x, y) = cell(sq, self.view);
         let _ = write!(
-            self.body,
+            self.cells[sq.index()],
             r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{color}" stroke-width="5"/>"#,
             x + 3,
             y + 3,
@@ -250,8 +261,9 @@ impl Drawing {
                     Color::Black => ("#1a1a1a", "#1a1a1a"),
                 };
                 let _ = write!(
-                    self.body,
-                    r#"<text x="{cx}" y="{}" font-size="50" text-anchor="middle" font-family="DejaVu Sans, Segoe UI Symbol, sans-serif" fill="{fill}" stroke="{stroke}" stroke-width="1.5">{}</text>"#,
+                    self.cells[sq.index()],
+                    r#"<text data-piece="{}" x="{cx}" y="{}" font-size="50" text-anchor="middle" font-family="DejaVu Sans, Segoe UI Symbol, sans-serif" fill="{fill}" stroke="{stroke}" stroke-width="1.5">{}</text>"#,
+                    piece_code(p),
                     cy + 18,
                     glyph(p)
                 );
@@ -262,20 +274,32 @@ impl Drawing {
     fn destinations(&mut self, game: &Game, from: Square) {
         let pos = game.current();
         for m in movegen::legal_moves(pos).iter().filter(|m| m.from() == from) {
-            let (cx, cy) = center(m.to(), self.view);
-            if m.is_capture() {
-                let _ = write!(
-                    self.body,
-                    r#"<circle cx="{cx}" cy="{cy}" r="28" fill="none" stroke="{RED}" stroke-width="5" stroke-opacity="0.85"/>"#
-                );
-            } else if m.kind() == MoveKind::DoublePush {
-                let _ = write!(
-                    self.body,
-                    r#"<circle cx="{cx}" cy="{cy}" r="22" fill="none" stroke="{ORANGE}" stroke-width="4" stroke-dasharray="6 5"/>"#
-                );
-            } else {
-                let _ = write!(self.body, r#"<circle cx="{cx}" cy="{cy}" r="10" fill="{GREEN}" fill-opacity="0.8"/>"#);
+            // Castling is marked where the move is written to: the king's square two files
+            // away, or in Chess960 mode its own rook's.
+            let to = m.to();
+            if self.targets[to.index()].is_some() {
+                continue; // promotions: one mark for the four pieces
             }
+            let (cx, cy) = center(to, self.view);
+            let (target, mark) = if m.is_capture() {
+                (
+                    "capture",
+                    format!(
+                        r#"<circle cx="{cx}" cy="{cy}" r="28" fill="none" stroke="{RED}" stroke-width="5" stroke-opacity="0.85"/>"#
+                    ),
+                )
+            } else if m.kind() == MoveKind::DoublePush {
+                (
+                    "double-step",
+                    format!(
+                        r#"<circle cx="{cx}" cy="{cy}" r="22" fill="none" stroke="{ORANGE}" stroke-width="4" stroke-dasharray="6 5"/>"#
+                    ),
+                )
+            } else {
+                ("quiet", format!(r#"<circle cx="{cx}" cy="{cy}" r="10" fill="{GREEN}" fill-opacity="0.8"/>"#))
+            };
+            self.cells[to.index()].push_str(&mark);
+            self.targets[to.index()] = Some(target);
         }
     }
 
@@ -284,7 +308,7 @@ impl Drawing {
         let (x2, y2) = center(b, self.view);
         let dash = if dashed { r#" stroke-dasharray="10 6""# } else { "" };
         let _ = write!(
-            self.body,
+            self.overlay,
             r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{color}" stroke-width="4" stroke-opacity="0.75"{dash}/>"#
         );
     }
@@ -299,10 +323,37 @@ impl Drawing {
         let (color, marker, dash) =
             if legal { (GREEN, "head-legal", "") } else { (RED, "head-illegal", r#" stroke-dasharray="12 7""#) };
         let _ = write!(
-            self.body,
+            self.overlay,
             r#"<line x1="{x1}" y1="{y1}" x2="{ex:.1}" y2="{ey:.1}" stroke="{color}" stroke-width="9" stroke-opacity="0.8" stroke-linecap="round" marker-end="url(#{marker})"{dash}/>"#
         );
     }
+
+    /// The board: one group per square with its hooks and its label in `lang`, the
+    /// coordinates, then the overlay (which never takes a click: the squares under it do).
+    fn board(self, game: &Game, lang: Lang) -> String {
+        let pos = game.current();
+        let words = lang.words();
+        let mut out = String::new();
+        for sq in Square::all() {
+            let piece = pos.piece_at(sq);
+            let target = self.targets[sq.index()].map_or_else(String::new, |t| format!(r#" data-target="{t}""#));
+            let _ = write!(
+                out,
+                r#"<g data-square="{sq}"{target} role="button" aria-label="{}">{}</g>"#,
+                escape(&words.square_label(sq, piece)),
+                self.cells[sq.index()]
+            );
+        }
+        out.push_str(&self.coordinates());
+        let _ = write!(out, r#"<g pointer-events="none">{}</g>"#, self.overlay);
+        out
+    }
+}
+
+/// `wP`, `bN`, ...: the piece's hook on the board (`data-piece`).
+fn piece_code(p: Piece) -> String {
+    let c = if p.color == Color::White { 'w' } else { 'b' };
+    format!("{c}{}", p.kind.char().to_ascii_uppercase())
 }
 
 fn defs() -> String {
@@ -329,11 +380,10 @@ struct Shown {
 }
 
 /// The legend and the text under the board; returns the SVG fragment and its height.
-fn legend(lines: &[String], lang: Lang, shown: Shown, top: i32) -> (String, i32) {
-    let mut s = String::new();
-    let mut y = top + 14;
+/// The legend's entries in `lang`: the mark's kind and its label, for what `shown` says is drawn.
+fn legend_entries(lang: Lang, shown: Shown) -> Vec<(&'static str, &'static str)> {
     let words = lang.words().legend();
-    let items = [
+    [
         ("dot", words.quiet, shown.destinations),
         ("ring", words.capture, shown.destinations),
         ("dash", words.two_step, shown.destinations),
@@ -341,48 +391,64 @@ fn legend(lines: &[String], lang: Lang, shown: Shown, top: i32) -> (String, i32)
         ("red", words.attacked, shown.marks),
         ("orange", words.in_the_way, shown.marks),
         ("blue", words.other, shown.marks),
-    ];
+    ]
+    .into_iter()
+    .filter(|&(_, _, shown)| shown)
+    .map(|(kind, label, _)| (kind, label))
+    .collect()
+}
+
+/// A legend entry's symbol, drawn in a 16-pixel box whose left end is `x` and whose text
+/// baseline is `y`: the same colours and shapes as on the board.
+fn legend_symbol(kind: &str, x: i32, y: i32) -> String {
+    match kind {
+        "dot" => format!(r#"<circle cx="{}" cy="{}" r="6" fill="{GREEN}"/>"#, x + 8, y - 4),
+        "ring" => {
+            format!(r#"<circle cx="{}" cy="{}" r="7" fill="none" stroke="{RED}" stroke-width="3"/>"#, x + 8, y - 4)
+        }
+        "dash" => format!(
+            r#"<circle cx="{}" cy="{}" r="7" fill="none" stroke="{ORANGE}" stroke-width="2.5" stroke-dasharray="3 2"/>"#,
+            x + 8,
+            y - 4
+        ),
+        "arrow" => format!(
+            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{GREEN}" stroke-width="4" marker-end="url(#head-legal)"/>"#,
+            x,
+            y - 4,
+            x + 12,
+            y - 4
+        ),
+        "red" => format!(
+            r#"<rect x="{}" y="{}" width="14" height="14" fill="{RED}" fill-opacity="0.35" stroke="{RED}" stroke-width="2"/>"#,
+            x + 1,
+            y - 11
+        ),
+        "orange" => format!(
+            r#"<rect x="{}" y="{}" width="14" height="14" fill="none" stroke="{ORANGE}" stroke-width="3"/>"#,
+            x + 1,
+            y - 11
+        ),
+        _ => format!(
+            r#"<rect x="{}" y="{}" width="14" height="14" fill="none" stroke="{BLUE}" stroke-width="3"/>"#,
+            x + 1,
+            y - 11
+        ),
+    }
+}
+
+/// The legend and the text under the board; returns the SVG fragment and its height.
+fn legend(lines: &[String], lang: Lang, shown: Shown, top: i32) -> (String, i32) {
+    let mut s = String::new();
+    let mut y = top + 14;
+    let char_width = lang.words().legend().char_width;
     let mut x = LEFT;
-    for (kind, label, _) in items.into_iter().filter(|&(_, _, shown)| shown) {
-        let w = label.chars().count() as i32 * words.char_width;
+    for (kind, label) in legend_entries(lang, shown) {
+        let w = label.chars().count() as i32 * char_width;
         if x + 30 + w > WIDTH - 8 {
             x = LEFT;
             y += 20;
         }
-        let sym = match kind {
-            "dot" => format!(r#"<circle cx="{}" cy="{}" r="6" fill="{GREEN}"/>"#, x + 8, y - 4),
-            "ring" => {
-                format!(r#"<circle cx="{}" cy="{}" r="7" fill="none" stroke="{RED}" stroke-width="3"/>"#, x + 8, y - 4)
-            }
-            "dash" => format!(
-                r#"<circle cx="{}" cy="{}" r="7" fill="none" stroke="{ORANGE}" stroke-width="2.5" stroke-dasharray="3 2"/>"#,
-                x + 8,
-                y - 4
-            ),
-            "arrow" => format!(
-                r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{GREEN}" stroke-width="4" marker-end="url(#head-legal)"/>"#,
-                x,
-                y - 4,
-                x + 12,
-                y - 4
-            ),
-            "red" => format!(
-                r#"<rect x="{}" y="{}" width="14" height="14" fill="{RED}" fill-opacity="0.35" stroke="{RED}" stroke-width="2"/>"#,
-                x + 1,
-                y - 11
-            ),
-            "orange" => format!(
-                r#"<rect x="{}" y="{}" width="14" height="14" fill="none" stroke="{ORANGE}" stroke-width="3"/>"#,
-                x + 1,
-                y - 11
-            ),
-            _ => format!(
-                r#"<rect x="{}" y="{}" width="14" height="14" fill="none" stroke="{BLUE}" stroke-width="3"/>"#,
-                x + 1,
-                y - 11
-            ),
-        };
-        s.push_str(&sym);
+        s.push_str(&legend_symbol(kind, x, y));
         let _ =
             write!(s, r#"<text x="{}" y="{y}" font-size="12" fill="rgb(51,51,51)">{}</text>"#, x + 24, escape(label));
         x += 34 + w;
@@ -403,23 +469,23 @@ fn legend(lines: &[String], lang: Lang, shown: Shown, top: i32) -> (String, i32)
     (s, y - top)
 }
 
-fn document(d: Drawing, lines: &[String], lang: Lang, shown: Shown) -> String {
+fn document(d: Drawing, game: &Game, lines: &[String], lang: Lang, shown: Shown) -> String {
     let (legend_svg, legend_h) = legend(lines, lang, shown, TOP + BOARD + 24);
     let height = TOP + BOARD + 24 + legend_h + 8;
     format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="{FONT}"><rect width="100%" height="100%" fill="white"/>{}{}{legend_svg}</svg>
 "#,
         defs(),
-        d.body
+        d.board(game, lang)
     )
 }
 
-/// The diagram for an explained move.
-pub fn explanation_svg(game: &Game, ex: &Explanation, lang: Lang) -> String {
+/// Draws an explained move on `d` (the position of `game` before it): its squares, the
+/// reasons' marks, a king the move checks, the moving piece's destinations and the arrow.
+/// Returns whether an arrow was drawn.
+fn draw_explanation(d: &mut Drawing, game: &Game, ex: &Explanation) -> bool {
     let pos = game.current();
-    let view = pos.side_to_move();
-    let mut d = Drawing::new(view);
-    d.board(game);
+    let mover = pos.side_to_move();
     let marks = collect_marks(&ex.reasons);
     if let Some(from) = ex.from {
         d.tint(from, "#f7ec5e", 0.55);
@@ -432,7 +498,7 @@ pub fn explanation_svg(game: &Game, ex: &Explanation, lang: Lang) -> String {
     }
     // A legal move that gives check: the checked king is the square to look at.
     if ex.after().is_some_and(|a| !a.checkers.is_empty()) {
-        d.tint(pos.king_square(view.flip()), RED, 0.35);
+        d.tint(pos.king_square(mover.flip()), RED, 0.35);
     }
     for &(a, b) in &marks.orange_lines {
         d.line(a, b, ORANGE, true);
@@ -442,7 +508,7 @@ pub fn explanation_svg(game: &Game, ex: &Explanation, lang: Lang) -> String {
     }
     d.pieces(game);
     if let Some(from) = ex.from {
-        if pos.piece_at(from).is_some_and(|p| p.color == view) {
+        if pos.piece_at(from).is_some_and(|p| p.color == mover) {
             d.destinations(game, from);
         }
     }
@@ -455,15 +521,33 @@ pub fn explanation_svg(game: &Game, ex: &Explanation, lang: Lang) -> String {
     for &s in &marks.info {
         d.frame(s, BLUE);
     }
-    let arrow = match (ex.from, ex.to) {
+    match (ex.from, ex.to) {
         (Some(from), Some(to)) if from != to => {
             d.arrow(from, to, ex.is_legal());
             true
         }
         _ => false,
-    };
+    }
+}
+
+/// Draws the check in the current position: the king's square and the lines from its checkers.
+fn draw_check(d: &mut Drawing, game: &Game) {
+    let pos = game.current();
+    if pos.in_check() {
+        let ksq = pos.king_square(pos.side_to_move());
+        d.tint(ksq, RED, 0.35);
+        for c in pos.checkers() {
+            d.line(c, ksq, RED, false);
+        }
+    }
+}
+
+/// The diagram for an explained move.
+pub fn explanation_svg(game: &Game, ex: &Explanation, lang: Lang) -> String {
+    let mut d = Drawing::new(game.current().side_to_move());
+    let arrow = draw_explanation(&mut d, game, ex);
     let lines = text::render_explanation(ex, lang);
-    document(d, &lines, lang, Shown { destinations: true, arrow, marks: true })
+    document(d, game, &lines, lang, Shown { destinations: true, arrow, marks: true })
 }
 
 /// The diagram for a position report (checks highlighted).
@@ -482,17 +566,83 @@ pub fn ruling_svg(game: &Game, ruling: &str, lang: Lang) -> String {
 fn board_svg(game: &Game, lines: &[String], lang: Lang) -> String {
     let pos = game.current();
     let mut d = Drawing::new(pos.side_to_move());
-    d.board(game);
-    let ksq = pos.king_square(pos.side_to_move());
-    if pos.in_check() {
-        d.tint(ksq, RED, 0.35);
-        for c in pos.checkers() {
-            d.line(c, ksq, RED, false);
-        }
-    }
+    draw_check(&mut d, game);
     d.pieces(game);
     for c in pos.checkers() {
         d.frame(c, RED);
     }
-    document(d, lines, lang, Shown { destinations: false, arrow: false, marks: pos.in_check() })
+    document(d, game, lines, lang, Shown { destinations: false, arrow: false, marks: pos.in_check() })
+}
+
+/// What the interactive board of `arbiter serve` shows besides the position.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Scene<'a> {
+    /// Black at the bottom (the board flipped).
+    pub flipped: bool,
+    /// The last move played (its squares tinted).
+    pub last_move: Option<(Square, Square)>,
+    /// The piece selected: its square tinted and its legal destinations marked.
+    pub selected: Option<Square>,
+    /// A move tried and explained in this position (an illegal one: its reasons' marks).
+    pub explanation: Option<&'a Explanation>,
+    /// The move being previewed, already made on the board shown: its arrow.
+    pub preview: Option<(Square, Square)>,
+    /// Pieces under attack to point out (red frames): after a previewed move, what it attacks.
+    pub attacked: &'a [Square],
+}
+
+/// The interactive board: the position of `game` with `scene`'s marks, the coordinates, and
+/// the hooks of every square (see [`Drawing`]); no legend or text (the page has them).
+pub fn board(game: &Game, scene: &Scene, lang: Lang) -> String {
+    let pos = game.current();
+    let view = if scene.flipped { Color::Black } else { Color::White };
+    let mut d = Drawing::new(view);
+    if let Some((a, b)) = scene.last_move {
+        d.tint(a, "#cdd26a", 0.5);
+        d.tint(b, "#cdd26a", 0.5);
+    }
+    if let Some(ex) = scene.explanation {
+        draw_explanation(&mut d, game, ex);
+    } else {
+        if let Some(sq) = scene.selected {
+            d.tint(sq, "#f7ec5e", 0.55);
+        }
+        draw_check(&mut d, game);
+        d.pieces(game);
+        if let Some(sq) = scene.selected {
+            d.destinations(game, sq);
+        }
+        for c in pos.checkers() {
+            d.frame(c, RED);
+        }
+        for &s in scene.attacked {
+            d.frame(s, RED);
+        }
+        if let Some((from, to)) = scene.preview {
+            d.arrow(from, to, true);
+        }
+    }
+    let height = TOP + BOARD + 24;
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" font-family="{FONT}" role="group" aria-label="{}">{}{}</svg>"#,
+        escape(&lang.words().board_label(view)),
+        defs(),
+        d.board(game, lang)
+    )
+}
+
+/// The legend of the interactive board, one entry a mark: its kind (`dot`, `ring`, `dash`,
+/// `arrow`, `red`, `orange`, `blue`), its label in `lang`, and its symbol as a small SVG.
+pub fn legend_symbols(lang: Lang) -> Vec<(&'static str, &'static str, String)> {
+    legend_entries(lang, Shown { destinations: true, arrow: true, marks: true })
+        .into_iter()
+        .map(|(kind, label)| {
+            let svg = format!(
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="18" height="18" viewBox="-1 -15 18 18" aria-hidden="true">{}{}</svg>"#,
+                defs(),
+                legend_symbol(kind, 0, 0)
+            );
+            (kind, label, svg)
+        })
+        .collect()
 }

@@ -62,6 +62,17 @@ impl Wording for Chinese {
         format!("局面：{fen}")
     }
 
+    fn square_label(&self, sq: Square, piece: Option<Piece>) -> String {
+        match piece {
+            Some(p) => format!("{sq}，{}", piece_name(p)),
+            None => format!("{sq}，空格"),
+        }
+    }
+
+    fn board_label(&self, bottom: Color) -> String {
+        format!("棋盘，{}在下方", color_name(bottom))
+    }
+
     fn legend(&self) -> Legend {
         Legend {
             quiet: "普通移动落点",
@@ -620,6 +631,37 @@ fn note(n: &Note) -> String {
                 "{}可以先写下并向裁判声明着法 {list}{more}，由于这步棋会形成{what}的条件，可据此申请和棋。",
                 color_name(*side)
             )
+        }
+        Note::Claim(v) => {
+            let who = color_name(v.side);
+            let (what, needed) = match v.draw {
+                DrawClaim::ThreefoldRepetition => ("三次重复", "需要出现 3 次"),
+                DrawClaim::FiftyMoves => ("五十回合规则", "需要连续 100 个半回合"),
+            };
+            let count = v.count;
+            let basis = match (&v.with_move, v.draw) {
+                (None, DrawClaim::ThreefoldRepetition) => format!("该局面已出现 {count} 次"),
+                (None, DrawClaim::FiftyMoves) => format!("已连续 {count} 个半回合没有吃子或动兵"),
+                (Some((_, san)), DrawClaim::ThreefoldRepetition) => format!("走 {san} 后该局面将出现 {count} 次"),
+                (Some((_, san)), DrawClaim::FiftyMoves) => {
+                    format!("走 {san} 后将连续 {count} 个半回合没有吃子或动兵")
+                }
+            };
+            let claim = match &v.with_move {
+                None => format!("{who}申请{what}和棋"),
+                Some((_, san)) => format!("{who}先记下 {san} 并申请{what}和棋"),
+            };
+            match (&v.with_move, v.correct) {
+                (_, true) => format!("{claim}：{basis}。申请正确，对局和棋。"),
+                (None, false) => format!("{claim}，但{basis}，{needed}。申请不正确，对局继续。"),
+                (Some((_, san)), false) => {
+                    format!("{claim}，但{basis}，{needed}。申请不正确，对局继续，所声明的着法 {san} 必须走出。")
+                }
+            }
+        }
+        Note::Attacks { piece, targets } => {
+            let (p, sq) = *piece;
+            format!("{}现在攻击{}。", at(p, sq), list(targets))
         }
     }
 }

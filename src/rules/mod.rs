@@ -7,4 +7,7 @@ pub mod referee;
 pub mod unwinnable;
 
 pub use dead::DeadReason;
-pub use referee::{Act, AutomaticDraw, ClaimWithMove, DrawClaim, Game, GameError, Outcome, PositionReport, Ruling};
+pub use referee::{
+    Act, AutomaticDraw, ClaimError, ClaimVerdict, ClaimWithMove, DrawClaim, Game, GameError, Outcome, PositionReport,
+    Ruling,
+};

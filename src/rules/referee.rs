@@ -199,6 +199,42 @@ impl Game {
         self.ruling(color, Act::FlagFall)
     }
 
+    /// FIDE 9.2, 9.3, 9.5: the player to move claims `draw`, on the board as it stands or, with
+    /// `intended`, by declaring that move first (9.2.1.1, 9.3.1). The verdict says whether the
+    /// claim is correct and the count it rests on; the claim never changes the game (the
+    /// caller ends it, or plays the declared move of an incorrect claim, 9.5.3).
+    pub fn claim(&self, draw: DrawClaim, intended: Option<Move>) -> Result<ClaimVerdict, ClaimError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(ClaimError::GameOver(outcome));
+        }
+        let side = self.current.side_to_move();
+        let (count, with_move) = match intended {
+            None => (self.claim_count(draw), None),
+            Some(m) => {
+                if !movegen::is_legal(&self.current, m) {
+                    return Err(ClaimError::IllegalMove(m.to_uci()));
+                }
+                let mut after = self.clone();
+                after.play_unchecked(m);
+                (after.claim_count(draw), Some((m, notation::to_san(&self.current, m))))
+            }
+        };
+        let needed = match draw {
+            DrawClaim::ThreefoldRepetition => 3,
+            DrawClaim::FiftyMoves => 100,
+        };
+        Ok(ClaimVerdict { side, draw, with_move, count, correct: count >= needed })
+    }
+
+    /// What a claim of `draw` rests on in the current position: its occurrences, or the
+    /// half-moves since the last capture or pawn move.
+    fn claim_count(&self, draw: DrawClaim) -> u32 {
+        match draw {
+            DrawClaim::ThreefoldRepetition => self.repetitions(),
+            DrawClaim::FiftyMoves => u32::from(self.current.halfmove_clock()),
+        }
+    }
+
     fn ruling(&self, side: Color, act: Act) -> Ruling {
         let opponent = unwinnable::decide(&self.current, side.flip(), Budget::default());
         Ruling { side, act, already_over: self.outcome(), opponent }
@@ -401,6 +437,53 @@ pub struct ClaimWithMove {
     pub mv: Move,
     pub san: String,
     pub draw: DrawClaim,
+}
+
+/// The arbiter's answer to a draw claim ([`Game::claim`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimVerdict {
+    /// The claimant: the player to move.
+    pub side: Color,
+    pub draw: DrawClaim,
+    /// The move declared first (9.2.1.1, 9.3.1), with its SAN.
+    pub with_move: Option<(Move, String)>,
+    /// What the claim rests on, in the position it is about (after the declared move, if
+    /// any): the position's occurrences (threefold) or the half-moves since the last capture
+    /// or pawn move (fifty moves).
+    pub count: u32,
+    /// The condition holds: the game is drawn (9.5.2). Otherwise it goes on (9.5.3), and a
+    /// declared move must be played.
+    pub correct: bool,
+}
+
+impl ClaimVerdict {
+    /// The article the claim is judged by: the condition's (9.2.1.x, 9.3.x) when correct,
+    /// 9.5.3 (the game goes on) when not.
+    pub fn rule(&self) -> &'static str {
+        if self.correct {
+            self.draw.rule(self.with_move.is_none())
+        } else {
+            "9.5.3"
+        }
+    }
+}
+
+/// Why a claim cannot even be judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClaimError {
+    /// The game has already ended.
+    GameOver(Outcome),
+    /// The declared move is not legal here (its UCI text).
+    IllegalMove(String),
+}
+
+impl fmt::Display for ClaimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClaimError::GameOver(o) => write!(f, "the game is already over ({})", o.result()),
+            ClaimError::IllegalMove(m) => write!(f, "the declared move {m} is not legal here"),
+        }
+    }
 }
 
 /// Everything the referee says about a position in its game (the contract's "position report").

@@ -2,7 +2,7 @@
 //! position identity (FIDE 9.2.3).
 
 use arbiter::chess::Position;
-use arbiter::rules::{AutomaticDraw, DrawClaim, Game, Outcome};
+use arbiter::rules::{AutomaticDraw, ClaimError, DrawClaim, Game, Outcome};
 
 fn game(fen: Option<&str>, moves: &str) -> Game {
     let list: Vec<&str> = moves.split_whitespace().collect();
@@ -112,4 +112,34 @@ fn a_game_from_uci_history_counts_repetitions() {
     assert_eq!(h.report().claimable_draws, vec![DrawClaim::ThreefoldRepetition]);
     let lines = arbiter::explain::explain_for_uci(&h, "", arbiter::explain::Lang::En);
     assert!(lines.iter().any(|l| l.contains("threefold")), "{lines:?}");
+}
+
+/// A draw claim judged (9.2, 9.3, 9.5): on the board as it stands, or by declaring a move;
+/// correct when the condition holds after it, and then with the article of the claim; incorrect
+/// otherwise, with the count it rested on and 9.5.3 (the game goes on).
+#[test]
+fn draw_claims_are_judged_with_and_without_a_declared_move() {
+    let g = game(None, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
+    let ng8 = arbiter::chess::notation::parse_move(g.current(), "Ng8").unwrap();
+    let now = g.claim(DrawClaim::ThreefoldRepetition, None).unwrap();
+    assert!(!now.correct && now.count == 2 && now.rule() == "9.5.3", "{now:?}");
+    let with = g.claim(DrawClaim::ThreefoldRepetition, Some(ng8)).unwrap();
+    assert!(with.correct && with.count == 3 && with.rule() == "9.2.1.1", "{with:?}");
+    assert_eq!(with.with_move.as_ref().map(|(_, san)| san.as_str()), Some("Ng8"));
+    assert_eq!(g.moves().len(), 7, "a claim never changes the game");
+    let fifty = game(Some("4k3/8/8/8/8/8/8/R3K3 w - - 99 80"), "");
+    let ra2 = arbiter::chess::notation::parse_move(fifty.current(), "Ra2").unwrap();
+    let a3 = fifty.claim(DrawClaim::FiftyMoves, None).unwrap();
+    assert!(!a3.correct && a3.count == 99);
+    let with = fifty.claim(DrawClaim::FiftyMoves, Some(ra2)).unwrap();
+    assert!(with.correct && with.count == 100 && with.rule() == "9.3.1", "{with:?}");
+    // An illegal declared move, or a game already over, cannot be claimed on.
+    let illegal = arbiter::chess::Move::new(
+        arbiter::chess::Square::parse("a1").unwrap(),
+        arbiter::chess::Square::parse("b3").unwrap(),
+        arbiter::chess::MoveKind::Quiet,
+    );
+    assert!(matches!(fifty.claim(DrawClaim::FiftyMoves, Some(illegal)), Err(ClaimError::IllegalMove(_))));
+    let mated = game(None, "f3 e5 g4 Qh4#");
+    assert!(matches!(mated.claim(DrawClaim::FiftyMoves, None), Err(ClaimError::GameOver(_))));
 }
