@@ -1,5 +1,5 @@
 //! The `arbiter` binary: the UCI loop by default, and the perft, bench, explain,
-//! selfplay, texel, train, rescore, levels, unwinnable and referee subcommands.
+//! selfplay, texel, train, rescore, levels, unwinnable, referee and serve subcommands.
 
 use arbiter::chess::attacks;
 use arbiter::engine::bench;
@@ -53,6 +53,9 @@ enum Command {
     /// Judge finished games (PGN): illegal moves, moves after the end, results the Laws
     /// contradict (a win on time or by resignation the winner could never have mated).
     Referee(arbiter::tools::referee::RefereeArgs),
+    /// The teaching board in a browser: select, preview, confirm, ask why, flip, claim, drills,
+    /// review a game, play Arbiter; English and Chinese (http://127.0.0.1:8080/).
+    Serve(arbiter::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Some(Command::Levels(args)) => arbiter::tools::levels::run(args),
         Some(Command::Unwinnable(args)) => arbiter::tools::unwinnable::run(args),
         Some(Command::Referee(args)) => arbiter::tools::referee::run(args),
+        Some(Command::Serve(args)) => arbiter::serve::run(args),
         None => {
             arbiter::uci::run_stdio();
             // Exit at once even if a search thread is still unwinding (quit mid-search).

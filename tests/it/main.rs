@@ -29,6 +29,7 @@ mod resource_limits;
 mod search_api;
 mod selfplay;
 mod selfplay_data;
+mod serve;
 mod spsa;
 mod syzygy;
 mod train;
