@@ -120,7 +120,8 @@ pub struct View {
     pub fen: String,
     pub side_to_move: &'static str,
     pub chess960: bool,
-    /// Whose turn and whether that king is in check, first; then how the game ended.
+    /// Whose turn and whether that king is in check, first; then what the last move attacks, and how
+    /// the game ended.
     pub status: Vec<String>,
     pub board: String,
     /// `idle`, `selected`, `promotion` or `preview`.
@@ -163,6 +164,7 @@ pub fn view(id: &str, board: &mut Board, lang: Lang, flipped: bool, tablebases: 
     let mut preview = None;
     let mut explanation = Vec::new();
     let mut refused = None;
+    let mut last_attacks = None;
     let last_move = game.moves().last().map(|m| (m.from(), m.to()));
     let board_svg = if let Stage::Preview(m) = stage {
         let ex = explain(&game, &m.to_uci()).for_reader(&game);
@@ -196,7 +198,22 @@ pub fn view(id: &str, board: &mut Board, lang: Lang, flipped: bool, tablebases: 
         if let Some(Message::Refused(ex)) = board.message() {
             refused = Some(ex.clone());
         }
-        let scene = Scene { flipped, last_move, selected, explanation: refused.as_deref(), ..Scene::default() };
+        // What the last move attacks stays pointed out until the next move (after a fork:
+        // the check and the attacked rook, while the board waits for the reply).
+        if let Some(note) = last_move_attacks(&game) {
+            if let Note::Attacks { targets, .. } = &note {
+                attacked = targets.iter().map(|&(_, s)| s).collect();
+            }
+            last_attacks = Some(note_text(&note, lang));
+        }
+        let scene = Scene {
+            flipped,
+            last_move,
+            selected,
+            explanation: refused.as_deref(),
+            attacked: &attacked,
+            ..Scene::default()
+        };
         svg::board(&game, &scene, lang)
     };
 
@@ -225,6 +242,7 @@ pub fn view(id: &str, board: &mut Board, lang: Lang, flipped: bool, tablebases: 
     };
     let result = result_view(board, &report, lang);
     let mut status = status_lines(&report, lang);
+    status.extend(last_attacks);
     if let Some(r) = &result {
         status.push(r.text.clone());
     }
@@ -341,6 +359,13 @@ fn review_view(
         }),
         report: ReportJson::from(&report),
     }
+}
+
+/// What the piece that made the last move of `game` attacks now.
+fn last_move_attacks(game: &Game) -> Option<Note> {
+    let (&last, earlier) = game.moves().split_last()?;
+    let before = earlier.iter().fold(*game.start(), |pos, &m| pos.make_move(m));
+    attacks_after(&before, last)
 }
 
 /// Whose turn and whether that king is in check (the seeds' first look at a position).

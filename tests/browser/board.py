@@ -12,7 +12,7 @@ import time
 import traceback
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -46,7 +46,11 @@ class Page:
 
     def wait_for(self, cond, what):
         try:
-            WebDriverWait(self.d, WAIT, poll_frequency=0.1).until(lambda _: cond())
+            # The page redraws its parts after every answer: an element read a moment too
+            # early is gone, which only means "not yet".
+            WebDriverWait(self.d, WAIT, poll_frequency=0.1,
+                          ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)
+                          ).until(lambda _: cond())
         except TimeoutException:
             raise AssertionError(f"timed out waiting until {what}") from None
 
@@ -300,6 +304,18 @@ def layout(p, width, height):
     if width >= 900:
         assert a1["y"] + a1["height"] <= height, "on a desktop the whole board is in view"
     p.shot(f"layout-{width}x{height}")
+    # After a fork the status is longest (turn, check, the attacked pieces): still all in view.
+    p.open_drill("fork")
+    p.d.find_element(By.CSS_SELECTOR, '[data-action="branch"][data-which="0"]').click()
+    p.wait_for(lambda: p.role("preview").is_displayed(), "the fork is previewed")
+    p.action("confirm").click()
+    p.wait_for(lambda: "a8" in p.text("status"), "the attacked rook is named")
+    p.d.execute_script("window.scrollTo(0, 0)")
+    time.sleep(0.2)
+    if width >= 900:
+        a1 = p.rect("a1")
+        assert a1["y"] + a1["height"] <= height, f"after a fork the board's bottom is at {a1['y'] + a1['height']}"
+    p.shot(f"fork-{width}x{height}")
 
 
 def main():
