@@ -343,3 +343,39 @@ fn the_seeds_scenarios_in_a_real_browser() {
     eprintln!("{stdout}");
     assert!(out.status.success(), "browser scenarios failed (screenshots in {}):\n{stdout}\n{stderr}", shots.display());
 }
+
+/// The command line: another address than loopback is said on stderr; bad options stop the
+/// server at once with the reason and exit status 2.
+#[test]
+fn the_command_line_warns_and_refuses() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["serve", "--host", "0.0.0.0", "--port", "0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start arbiter serve");
+    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+    let mut said = Vec::new();
+    for line in lines.by_ref().map_while(Result::ok) {
+        let started = line.starts_with("Arbiter's board:");
+        said.push(line);
+        if started {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(said.iter().any(|l| l.starts_with("warning:") && l.contains("other machines")), "{said:?}");
+    for (args, says) in [
+        (&["serve", "--lang", "fr"][..], "--lang 'fr'"),
+        (&["serve", "--evalfile", "/nonexistent/net.nnue"][..], "nonexistent"),
+        (&["serve", "--syzygy", "/nonexistent-dir"][..], "Syzygy"),
+        (&["serve", "--move-time", "0"][..], "move-time"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
