@@ -170,6 +170,10 @@
     why.setAttribute('aria-expanded', String(state.showWhy));
     lines($('explanation'), v.preview && !state.showWhy ? [] : v.explanation);
     lines($('claim-result'), v.claim_result);
+    // A refusal, a ruling or a claim's verdict also pops up at the bottom, in reach on a phone.
+    const notice = v.preview || v.stage === 'promotion' || v.review ? [] : v.claim_result.concat(v.explanation);
+    lines($('notice-lines'), notice);
+    $('notice').hidden = notice.length === 0;
     lines($('result'), v.result ? [`${v.result.result} — ${v.result.text}`] : []);
 
     const over = !!v.result;
@@ -307,6 +311,7 @@
     lang: switchLanguage,
     confirm: () => act({ action: 'confirm' }),
     cancel: () => act({ action: 'cancel' }),
+    dismiss: () => act({ action: 'cancel' }),
     why: () => {
       state.showWhy = !state.showWhy;
       if (state.view) render(state.view);

@@ -17,6 +17,7 @@ pub const WORDS: PageWords = PageWords {
     preview_heading: "Preview — not played yet",
     confirm: "Confirm",
     cancel: "Cancel (Esc)",
+    close: "Close",
     why: "Why? (the Laws)",
     promotion_prompt: "Promote the pawn to:",
     queen: "Queen",

@@ -48,6 +48,7 @@ pub struct PageWords {
     pub preview_heading: &'static str,
     pub confirm: &'static str,
     pub cancel: &'static str,
+    pub close: &'static str,
     pub why: &'static str,
     pub promotion_prompt: &'static str,
     pub queen: &'static str,

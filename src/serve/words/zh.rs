@@ -17,6 +17,7 @@ pub const WORDS: PageWords = PageWords {
     preview_heading: "预览——尚未走出",
     confirm: "确认",
     cancel: "取消（Esc）",
+    close: "关闭",
     why: "为什么？（规则）",
     promotion_prompt: "兵升变为：",
     queen: "后",
