@@ -9,9 +9,9 @@
 //! `--resign SIDE` / `--flag SIDE`: the result of that player resigning (5.1.2) or losing on
 //! time (6.9) now, as the referee rules it (with `--svg`, the position and the ruling drawn).
 
+use crate::data::position_args::{parse_player, PositionArgs};
 use crate::explain::{explain, json, ruling_note, svg, text};
 use crate::rules::Act;
-use crate::tools::position_args::{parse_player, PositionArgs};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -3,7 +3,7 @@
 
 use crate::chess::perft::{divide, parse_perft_epd, perft};
 use crate::chess::Position;
-use crate::tools::position_args::Chess960Arg;
+use crate::data::position_args::Chess960Arg;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -12,11 +12,11 @@
 //! Progress goes to stderr. Exit 0 when the file was read, 2 when it cannot be opened or read.
 
 use crate::chess::{notation, Color, Move, Position};
+use crate::data::in_order;
 use crate::explain::{explain, json, note_text, outcome_note, reason_text, ruling_note, Lang, RefereeText};
 use crate::rules::pgn::{PgnError, PgnReader, RawGame};
 use crate::rules::referee::board_outcome;
 use crate::rules::{dead, Game, Outcome};
-use crate::tools::in_order;
 use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -15,11 +15,11 @@
 //! `--out FILE` writes the result as `eval_weights.rs`.
 
 use crate::chess::{Color, Position};
+use crate::data::in_order;
 use crate::data::minimise::golden_section;
 use crate::data::{lines, records};
 use crate::engine::eval::{self, Block, Trace, NUM_WEIGHTS, S};
 use crate::rng::Rng;
-use crate::tools::in_order;
 use clap::Args;
 use rayon::prelude::*;
 use std::fmt::Write as _;

@@ -6,11 +6,11 @@
 
 use crate::chess::fen::epd_fen;
 use crate::chess::{Color, Position};
+use crate::data::in_order;
+use crate::data::position_args::{parse_player, PositionArgs};
 use crate::explain::{json, note_text, outcome_note, Lang, MateFact, Note};
 use crate::rules::unwinnable::{self, decide, Budget, Decision, Verdict};
 use crate::rules::{dead, referee};
-use crate::tools::in_order;
-use crate::tools::position_args::{parse_player, PositionArgs};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -386,3 +386,186 @@ fn every_script_has_its_line() {
     }
     assert!(unlisted.is_empty(), "{}", unlisted.join("\n"));
 }
+
+/// The layers of the crate, bottom up (docs/engine.md, "Source layout"): a module names
+/// (`crate::x`) only modules of a lower layer, and the front ends' subcommands name no other
+/// subcommand — what they share lives in `data/`.
+const LAYERS: [&[&str]; 7] = [
+    &["rng"],
+    &["chess"],
+    &["rules", "syzygy"],
+    &["explain"],
+    &["engine"],
+    &["protocol", "data"],
+    &["uci", "tools", "serve"],
+];
+
+/// Rust source with comments, string and character literals blanked out (so that a path in
+/// a doc comment or in generated text is not read as an import); lines are kept.
+fn code_only(source: &str) -> String {
+    let chars: Vec<char> = source.chars().collect();
+    let mut out = String::with_capacity(source.len());
+    let mut i = 0;
+    let at = |i: usize| chars.get(i).copied().unwrap_or('\0');
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '/' && at(i + 1) == '/' {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && at(i + 1) == '*' {
+            i += 2;
+            while i < chars.len() && !(chars[i] == '*' && at(i + 1) == '/') {
+                if chars[i] == '\n' {
+                    out.push('\n');
+                }
+                i += 1;
+            }
+            i += 2;
+        } else if c == 'r' && (at(i + 1) == '"' || (at(i + 1) == '#' && !at(i.wrapping_sub(1)).is_alphanumeric())) {
+            // A raw string: r"...", r#"..."#.
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while at(j) == '#' {
+                hashes += 1;
+                j += 1;
+            }
+            if at(j) != '"' {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            j += 1;
+            let close: String = std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
+            while j < chars.len() && !chars[j..].iter().collect::<String>().starts_with(&close) {
+                if chars[j] == '\n' {
+                    out.push('\n');
+                }
+                j += 1;
+            }
+            i = j + close.len();
+            out.push_str("\"\"");
+        } else if c == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    i += 1;
+                }
+                if at(i) == '\n' {
+                    out.push('\n');
+                }
+                i += 1;
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if c == '\'' && (at(i + 1) == '\\' || at(i + 2) == '\'') {
+            // A character literal ('"', '\'', '\n'); a lifetime ('a) has no closing quote.
+            i += if at(i + 1) == '\\' { 2 } else { 1 };
+            while i < chars.len() && chars[i] != '\'' {
+                i += 1;
+            }
+            i += 1;
+            out.push_str("' '");
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The names a path continues with at the start of `rest`: one (`chess::Move` gives `chess`),
+/// or each of a group (`{data::in_order, explain::Lang}` gives `data`, `explain`).
+fn first_names(rest: &str) -> Vec<String> {
+    let ident = |s: &str| s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>();
+    let Some(group) = rest.strip_prefix('{') else { return vec![ident(rest)] };
+    let mut names = Vec::new();
+    let mut depth = 0;
+    let mut item_start = true;
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ',' if depth == 0 => item_start = true,
+            c if c.is_whitespace() => {}
+            _ if item_start => {
+                names.push(ident(&group[i..]));
+                item_start = false;
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+/// The modules a piece of code names through `prefix` (`crate::`, `super::super::`), where the
+/// prefix is a path's first step.
+fn named_after(code: &str, prefix: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for (start, _) in code.match_indices(prefix) {
+        let before = code[..start].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue; // `foo::crate::` or the second step of `super::super::`
+        }
+        names.extend(first_names(&code[start + prefix.len()..]));
+    }
+    names.retain(|n| !n.is_empty() && n != "self" && n != "super");
+    names
+}
+
+#[test]
+fn the_reader_of_imports_sees_paths_not_text() {
+    let code = code_only(
+        "use crate::chess::Move; // crate::tools\n/* crate::uci */ let s = \"crate::engine\";\n\
+         let r = r#\"use super::eval\"#; let q = '\"'; fn f<'a>(x: &'a str) { crate::rules::x(); }\n\
+         use crate::{data::in_order, explain::{Lang, Wording}, self};\nsuper::super::selfplay_finals();\n",
+    );
+    assert_eq!(code.lines().count(), 5, "{code}");
+    assert_eq!(named_after(&code, "crate::"), ["chess", "rules", "data", "explain"]);
+    assert_eq!(named_after(&code, "super::"), Vec::<String>::new());
+    assert_eq!(named_after("use super::in_order;", "super::"), ["in_order"]);
+    assert_eq!(named_after("use crate::tools::{explain, referee::judge};", "crate::tools::"), ["explain", "referee"]);
+    assert_eq!(named_after("super::super::selfplay::run(); super::x();", "super::super::"), ["selfplay"]);
+}
+
+#[test]
+fn every_layer_names_only_the_layers_below_and_no_subcommand_another() {
+    let rank = |module: &str| LAYERS.iter().position(|layer| layer.contains(&module));
+    let mut wrong = Vec::new();
+    let files = repo_files(&["src"]);
+    assert!(files.len() > 50, "only {} files under src/", files.len());
+    for file in files.iter().filter(|f| f.extension().is_some_and(|e| e == "rs")) {
+        let parts: Vec<String> = file.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        let Some(top) = parts.get(1).map(|p| p.trim_end_matches(".rs").to_string()) else { continue };
+        if matches!(top.as_str(), "lib" | "main") {
+            continue;
+        }
+        let Some(own) = rank(&top) else {
+            wrong.push(format!("{}: src/{top} is in no layer of this test (add it where it belongs)", file.display()));
+            continue;
+        };
+        let code = code_only(&read(file));
+        for name in named_after(&code, "crate::") {
+            match rank(&name) {
+                Some(r) if name == top || r < own => {}
+                Some(_) => wrong.push(format!("{}: crate::{name} (a layer not below {top})", file.display())),
+                None => {}
+            }
+        }
+        if top == "tools" {
+            // The subcommand this file belongs to, and how `super::` reaches the tools module.
+            let sub = parts.get(2).map_or(String::new(), |p| p.trim_end_matches(".rs").to_string());
+            let depth = parts.len() - 3;
+            let up = "super::".repeat(depth + 1);
+            let mut names = named_after(&code, "crate::tools::");
+            if sub != "mod" {
+                names.extend(named_after(&code, &up));
+            }
+            for name in names.into_iter().filter(|n| *n != sub) {
+                wrong.push(format!("{}: names the subcommand module tools::{name}", file.display()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "layering broken (see docs/engine.md's source layout):\n{}", wrong.join("\n"));
+}

@@ -1,7 +1,8 @@
 //! Work on all cores, results in input order: the mechanism of the batch commands
-//! (`referee`, `unwinnable --epd`). The input is read on the calling thread while the items
-//! are worked on a thread pool, at most a window ahead of the one handed on next, so the
-//! output keeps the input's order and memory stays flat however long the input is.
+//! (`referee`, `unwinnable --epd`; `texel` takes its pool). The input is read on the calling
+//! thread while the items are worked on a thread pool, at most a window ahead of the one
+//! handed on next, so the output keeps the input's order and memory stays flat however long
+//! the input is.
 
 use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
