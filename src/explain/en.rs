@@ -4,7 +4,7 @@ use super::analysis::{CastlingWriting, MoveCategory};
 use super::lang::{Legend, RefereeText, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
 use super::report::{MateFact, Note};
-use super::text::shorten;
+use super::text::{join_with, shorten, square_names, DeadWhy};
 use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
 use crate::rules::unwinnable::Reason as MateReason;
 use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome};
@@ -157,15 +157,11 @@ fn at(p: Piece, sq: Square) -> String {
 
 /// "a, b and c".
 fn join(items: Vec<String>) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        n => format!("{} and {}", items[..n - 1].join(", "), items[n - 1]),
-    }
+    join_with(items, ", ", " and ")
 }
 
-/// ", once the rook has left h1": an attack the castling rook shields only until it moves.
-fn behind_rook_en(castling: &Castling, behind_rook: bool) -> String {
+/// " once the rook has left h1": an attack the castling rook shields only until it moves.
+fn once_rook_left(castling: &Castling, behind_rook: bool) -> String {
     if behind_rook {
         format!(" once the rook has left {}", castling.rook_from)
     } else {
@@ -414,7 +410,7 @@ fn reason(r: &Reason) -> String {
             color_name(castling.color),
             side_name(castling.side),
             list(attackers),
-            behind_rook_en(castling, *behind_rook)
+            once_rook_left(castling, *behind_rook)
         ),
         Reason::CastlingIntoCheck { castling, square, attackers, behind_rook } => format!(
             "{} cannot castle {}: the king would {} {square}, which is attacked by {}{}.",
@@ -422,7 +418,7 @@ fn reason(r: &Reason) -> String {
             side_name(castling.side),
             if castling.king_from == castling.king_to { "stay on" } else { "land on" },
             list(attackers),
-            behind_rook_en(castling, *behind_rook)
+            once_rook_left(castling, *behind_rook)
         ),
         Reason::KingIntoCheck {
             to, attackers, defended, pinned_attackers, kings_meet, only_pinned_attackers, ..
@@ -444,7 +440,7 @@ fn reason(r: &Reason) -> String {
                 s.push_str(" The two kings may never stand next to each other.");
             }
             if !pinned_attackers.is_empty() {
-                let sqs: Vec<String> = pinned_attackers.iter().map(|s| s.to_string()).collect();
+                let sqs = square_names(pinned_attackers);
                 // Cited here only when another attacker decides (then the reason cites 3.9.2).
                 let cite = if *only_pinned_attackers { "" } else { " (FIDE 3.1.3)" };
                 s.push_str(&format!(
@@ -547,7 +543,7 @@ fn reason(r: &Reason) -> String {
             castling.rook_to
         ),
         Reason::CastlingAttackedRookAllowed { squares, .. } => {
-            let sqs: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
+            let sqs = square_names(squares);
             format!(
                 "That {} {} attacked does not matter: only the king's square, the square it crosses and the \
                  square it lands on must be safe.",
@@ -615,12 +611,10 @@ fn note(n: &Note) -> String {
             format!("Stalemate: {} has no legal move and is not in check. The game is drawn.", color_name(*side))
         }
         Note::DeadPosition { white, black } => {
-            let why = if is_material(*white) && is_material(*black) {
-                "insufficient material".to_string()
-            } else if white == black {
-                both_sides_reason(*white)
-            } else {
-                format!("White: {}; Black: {}", mate_reason(Color::White, *white), mate_reason(Color::Black, *black))
+            let why = match DeadWhy::of(*white, *black) {
+                DeadWhy::InsufficientMaterial => "insufficient material".to_string(),
+                DeadWhy::BothSides(r) => both_sides_reason(r),
+                DeadWhy::EachSide => each_side(*white, *black),
             };
             format!(
                 "Dead position: neither player can checkmate by any series of legal moves ({why}). The game is drawn."
@@ -759,11 +753,6 @@ fn note(n: &Note) -> String {
     }
 }
 
-/// A proof's material reasons (bare king, a lone minor piece, bishops of one colour).
-fn is_material(r: MateReason) -> bool {
-    matches!(r, MateReason::BareKing | MateReason::InsufficientMaterial)
-}
-
 /// Why `side` can never checkmate, as a clause.
 fn mate_reason(side: Color, r: MateReason) -> String {
     let (us, them) = (color_name(side), color_name(side.flip()));
@@ -812,6 +801,11 @@ fn both_sides_reason(r: MateReason) -> String {
         MateReason::Exhaustive75 => "every position that can still arise before the seventy-five-move rule ends \
                                      the game was examined, and none is a checkmate"
             .to_string(),
-        other => format!("White: {}; Black: {}", mate_reason(Color::White, other), mate_reason(Color::Black, other)),
+        other => each_side(other, other),
     }
+}
+
+/// Each player's reason, as a clause.
+fn each_side(white: MateReason, black: MateReason) -> String {
+    format!("White: {}; Black: {}", mate_reason(Color::White, white), mate_reason(Color::Black, black))
 }

@@ -7,6 +7,7 @@ use super::lang::Lang;
 use super::reason::Reason;
 use super::report::{report_notes, Note};
 use crate::chess::Square;
+use crate::rules::unwinnable::Reason as MateReason;
 use crate::rules::{Game, PositionReport};
 
 /// One reason as a sentence with its citation.
@@ -25,6 +26,45 @@ pub fn note_text(n: &Note, lang: Lang) -> String {
 pub(super) fn shorten(moves: &[String], max: usize) -> (Vec<String>, usize) {
     let shown: Vec<String> = moves.iter().take(max).cloned().collect();
     (shown, moves.len().saturating_sub(max))
+}
+
+// What the languages' sentences share (each language chooses the words and punctuation).
+
+/// A list in a sentence: `comma` between the items, `and` before the last ("a, b and c",
+/// "甲、乙和丙").
+pub(super) fn join_with(items: Vec<String>, comma: &str, and: &str) -> String {
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{}{and}{last}", rest.join(comma)),
+    }
+}
+
+/// Square names, for a list in a sentence.
+pub(super) fn square_names(squares: &[Square]) -> Vec<String> {
+    squares.iter().map(Square::to_string).collect()
+}
+
+/// Why a dead position is dead, as the sentences group it: by material on both sides, one
+/// reason holding for both players, or each player's own.
+pub(super) enum DeadWhy {
+    InsufficientMaterial,
+    BothSides(MateReason),
+    EachSide,
+}
+
+impl DeadWhy {
+    pub(super) fn of(white: MateReason, black: MateReason) -> DeadWhy {
+        // A proof's material reasons: a bare king, a lone minor piece, bishops of one colour.
+        let material = |r| matches!(r, MateReason::BareKing | MateReason::InsufficientMaterial);
+        if material(white) && material(black) {
+            DeadWhy::InsufficientMaterial
+        } else if white == black {
+            DeadWhy::BothSides(white)
+        } else {
+            DeadWhy::EachSide
+        }
+    }
 }
 
 /// The position report as text lines.

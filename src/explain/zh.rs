@@ -6,7 +6,7 @@ use super::analysis::{CastlingWriting, MoveCategory};
 use super::lang::{Legend, RefereeText, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
 use super::report::{MateFact, Note};
-use super::text::shorten;
+use super::text::{join_with, shorten, square_names, DeadWhy};
 use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
 use crate::rules::unwinnable::Reason as MateReason;
 use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome};
@@ -144,15 +144,11 @@ fn at(p: Piece, sq: Square) -> String {
 
 /// "甲、乙和丙".
 fn join(items: Vec<String>) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        n => format!("{}和{}", items[..n - 1].join("、"), items[n - 1]),
-    }
+    join_with(items, "、", "和")
 }
 
 /// "在 h1 的车离开后": an attack the castling rook shields only until it moves.
-fn behind_rook_zh(castling: &Castling, behind_rook: bool) -> String {
+fn once_rook_left(castling: &Castling, behind_rook: bool) -> String {
     if behind_rook {
         format!("在 {} 的车离开后", castling.rook_from)
     } else {
@@ -381,7 +377,7 @@ fn reason(r: &Reason) -> String {
             "{}不能{}：王要经过的 {square} {}受到{}的攻击。",
             color_name(castling.color),
             side_name(castling.side),
-            behind_rook_zh(castling, *behind_rook),
+            once_rook_left(castling, *behind_rook),
             list(attackers)
         ),
         Reason::CastlingIntoCheck { castling, square, attackers, behind_rook } => format!(
@@ -389,7 +385,7 @@ fn reason(r: &Reason) -> String {
             color_name(castling.color),
             side_name(castling.side),
             if castling.king_from == castling.king_to { "留在原地，而" } else { "的落点" },
-            behind_rook_zh(castling, *behind_rook),
+            once_rook_left(castling, *behind_rook),
             list(attackers)
         ),
         Reason::KingIntoCheck { to, attackers, defended, pinned_attackers, kings_meet, only_pinned_attackers, .. } => {
@@ -405,7 +401,7 @@ fn reason(r: &Reason) -> String {
                 s.push_str("两个王永远不能相邻。");
             }
             if !pinned_attackers.is_empty() {
-                let sqs: Vec<String> = pinned_attackers.iter().map(|s| s.to_string()).collect();
+                let sqs = square_names(pinned_attackers);
                 // Cited here only when another attacker decides (then the reason cites 3.9.2).
                 let cite = if *only_pinned_attackers { "" } else { "（FIDE 3.1.3）" };
                 s.push_str(&format!(
@@ -494,7 +490,7 @@ fn reason(r: &Reason) -> String {
             castling.rook_to
         ),
         Reason::CastlingAttackedRookAllowed { squares, .. } => {
-            let sqs: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
+            let sqs = square_names(squares);
             format!(
                 "{} 受到攻击并不妨碍易位：只有王所在的格子、经过的格子和到达的格子必须不受攻击。",
                 join(sqs)
@@ -550,12 +546,10 @@ fn note(n: &Note) -> String {
             format!("逼和：{}没有任何合法着法，也没有被将军，对局为和棋。", color_name(*side))
         }
         Note::DeadPosition { white, black } => {
-            let why = if is_material(*white) && is_material(*black) {
-                "子力不足".to_string()
-            } else if white == black {
-                both_sides_reason(*white)
-            } else {
-                format!("白方：{}；黑方：{}", mate_reason(Color::White, *white), mate_reason(Color::Black, *black))
+            let why = match DeadWhy::of(*white, *black) {
+                DeadWhy::InsufficientMaterial => "子力不足".to_string(),
+                DeadWhy::BothSides(r) => both_sides_reason(r),
+                DeadWhy::EachSide => each_side(*white, *black),
             };
             format!("死局：双方都无法通过任何合法着法序列将杀对方（{why}），对局为和棋。")
         }
@@ -666,11 +660,6 @@ fn note(n: &Note) -> String {
     }
 }
 
-/// A proof's material reasons (bare king, a lone minor piece, bishops of one colour).
-fn is_material(r: MateReason) -> bool {
-    matches!(r, MateReason::BareKing | MateReason::InsufficientMaterial)
-}
-
 /// Why `side` can never checkmate, as a clause.
 fn mate_reason(side: Color, r: MateReason) -> String {
     let (us, them) = (color_name(side), color_name(side.flip()));
@@ -704,6 +693,11 @@ fn both_sides_reason(r: MateReason) -> String {
         MateReason::NoMatingSquare => "无论哪一方的王站在哪里，总有一个出路格永远无法被控制或堵住".to_string(),
         MateReason::Exhaustive => "已检查了之后可能出现的全部局面，没有一个是将杀".to_string(),
         MateReason::Exhaustive75 => "已检查了七十五回合规则结束对局之前可能出现的全部局面，没有一个是将杀".to_string(),
-        other => format!("白方：{}；黑方：{}", mate_reason(Color::White, other), mate_reason(Color::Black, other)),
+        other => each_side(other, other),
     }
+}
+
+/// Each player's reason, as a clause.
+fn each_side(white: MateReason, black: MateReason) -> String {
+    format!("白方：{}；黑方：{}", mate_reason(Color::White, white), mate_reason(Color::Black, black))
 }
