@@ -7,7 +7,7 @@ use super::report::{MateFact, Note};
 use super::text::{join_with, shorten, square_names, DeadWhy};
 use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
 use crate::rules::unwinnable::Reason as MateReason;
-use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome};
+use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome, ProblemCode};
 
 pub struct English;
 
@@ -93,10 +93,10 @@ impl Wording for English {
     fn referee(&self, t: &RefereeText) -> String {
         match t {
             RefereeText::IllegalMove { mover, text, reasons } => {
-                format!(
-                    "{}'s move {text} is illegal. {reasons}",
-                    if *mover == Color::White { "White" } else { "Black" }
-                )
+                format!("{}'s move {text} is illegal. {reasons}", color_name(*mover))
+            }
+            RefereeText::UnreadableMove { mover, text, reasons } => {
+                format!("{}'s move {text} cannot be read. {reasons}", color_name(*mover))
             }
             RefereeText::MoveAfterEnd { text, reasons } => {
                 format!("{text} was played after the end of the game. {reasons}")
@@ -111,6 +111,7 @@ impl Wording for English {
                 format!("The Result tag says \"{tag}\", the movetext ends with {marker}.")
             }
             RefereeText::BadFen { error } => format!("bad FEN tag: {error}"),
+            RefereeText::Unreadable { error } => error.to_string(),
             RefereeText::Game { number, white, black, result, laws, clean } => {
                 let laws = match laws {
                     None => String::new(),
@@ -120,11 +121,28 @@ impl Wording for English {
                 let state = if *clean { "clean" } else { "problems" };
                 format!("Game {number} ({white} - {black}): {result}{laws}: {state}")
             }
+            RefereeText::Problem { ply, code, rule, text } => {
+                let rule = if rule.is_empty() { String::new() } else { format!(" (FIDE {rule})") };
+                format!("- ply {ply}: {}{rule}: {text}", code.code())
+            }
             RefereeText::Summary { games, clean, counts } => {
-                let counts: Vec<String> = counts.iter().map(|(_, label, n)| format!("{label}: {n}")).collect();
+                let counts: Vec<String> =
+                    counts.iter().map(|(code, n)| format!("{}: {n}", problems_counted(*code))).collect();
                 format!("Summary: {games} games, {clean} clean; {}", counts.join(", "))
             }
         }
+    }
+}
+
+/// How the summary line counts the games with a finding.
+fn problems_counted(code: ProblemCode) -> &'static str {
+    match code {
+        ProblemCode::IllegalMove => "illegal moves",
+        ProblemCode::MoveAfterEnd => "moves after the end",
+        ProblemCode::ResultContradictsLaws => "results contradicting the Laws",
+        ProblemCode::Unreadable => "unreadable",
+        ProblemCode::UnsupportedVariant => "other variants",
+        ProblemCode::ResultTagMismatch => "result tags contradicting the movetext",
     }
 }
 

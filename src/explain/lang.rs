@@ -7,6 +7,8 @@ use super::analysis::{CastlingWriting, MoveCategory};
 use super::reason::Reason;
 use super::report::Note;
 use crate::chess::{Color, Piece, Square};
+use crate::rules::pgn::PgnError;
+use crate::rules::ProblemCode;
 
 /// Everything the explain mode says in words. The facts come ready-made (from the
 /// explainer and the referee); a language only chooses the words.
@@ -45,6 +47,8 @@ pub trait Wording: Sync {
 pub enum RefereeText<'a> {
     /// `mover`'s move `text` is illegal, for `reasons`.
     IllegalMove { mover: Color, text: &'a str, reasons: &'a str },
+    /// `mover`'s move `text` is no move in any notation, for `reasons` (explain's `malformed`).
+    UnreadableMove { mover: Color, text: &'a str, reasons: &'a str },
     /// `text` was played after the game had ended, for `reasons`.
     MoveAfterEnd { text: &'a str, reasons: &'a str },
     /// The recorded result is not the one the Laws give, because `why`.
@@ -55,12 +59,16 @@ pub enum RefereeText<'a> {
     ResultTag { tag: &'a str, marker: &'a str },
     /// The `FEN` tag cannot be read.
     BadFen { error: &'a str },
+    /// The game's text cannot be read.
+    Unreadable { error: &'a PgnError },
     /// A game's first line: its number, players, recorded result, the Laws' result when it
     /// differs (`Some(None)`: the Laws cannot tell), and whether a problem was found.
     Game { number: usize, white: &'a str, black: &'a str, result: &'a str, laws: Option<Option<&'a str>>, clean: bool },
-    /// The last line: games, clean games, and each finding's count (its JSON code, its English
-    /// label, the count).
-    Summary { games: usize, clean: usize, counts: &'a [(&'a str, &'a str, usize)] },
+    /// A finding's line: its half-move (0: the record as a whole), what it is, the article
+    /// (empty where none applies) and its sentence.
+    Problem { ply: usize, code: ProblemCode, rule: &'a str, text: &'a str },
+    /// The last line: games, clean games, and how many findings of each kind.
+    Summary { games: usize, clean: usize, counts: &'a [(ProblemCode, usize)] },
 }
 
 /// The diagram's legend in one language.

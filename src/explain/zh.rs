@@ -8,8 +8,9 @@ use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
 use super::report::{MateFact, Note};
 use super::text::{join_with, shorten, square_names, DeadWhy};
 use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
+use crate::rules::pgn::PgnError;
 use crate::rules::unwinnable::Reason as MateReason;
-use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome};
+use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome, ProblemCode};
 
 pub struct Chinese;
 
@@ -89,7 +90,10 @@ impl Wording for Chinese {
     fn referee(&self, t: &RefereeText) -> String {
         match t {
             RefereeText::IllegalMove { mover, text, reasons } => {
-                format!("{}的着法 {text} 不合规则。{reasons}", if *mover == Color::White { "白方" } else { "黑方" })
+                format!("{}的着法 {text} 不合规则。{reasons}", color_name(*mover))
+            }
+            RefereeText::UnreadableMove { mover, text, reasons } => {
+                format!("{}的着法 {text} 无法读取。{reasons}", color_name(*mover))
             }
             RefereeText::MoveAfterEnd { text, reasons } => format!("{text} 是在对局结束之后走的。{reasons}"),
             RefereeText::ContradictsLaws { recorded, laws, why } => {
@@ -98,6 +102,7 @@ impl Wording for Chinese {
             RefereeText::OtherVariant { name } => format!("变体“{name}”不按国际棋联国际象棋规则进行：本局不予裁判。"),
             RefereeText::ResultTag { tag, marker } => format!("Result 标签为“{tag}”，而着法记录以 {marker} 结束。"),
             RefereeText::BadFen { error } => format!("FEN 标签无法读取：{error}"),
+            RefereeText::Unreadable { error } => unreadable(error),
             RefereeText::Game { number, white, black, result, laws, clean } => {
                 let laws = match laws {
                     None => String::new(),
@@ -107,10 +112,48 @@ impl Wording for Chinese {
                 let state = if *clean { "无问题" } else { "有问题" };
                 format!("第 {number} 局（{white} - {black}）：{result}{laws}：{state}")
             }
+            RefereeText::Problem { ply, code, rule, text } => {
+                let at = if *ply == 0 { "整局记录".to_string() } else { format!("第 {ply} 个半回合") };
+                let rule = if rule.is_empty() { String::new() } else { format!("（FIDE {rule}）") };
+                format!("- {at}：{}{rule}：{text}", problem_name(*code))
+            }
             RefereeText::Summary { games, clean, counts } => {
-                let counts: Vec<String> = counts.iter().map(|(code, _, n)| format!("{code}：{n}")).collect();
+                let counts: Vec<String> =
+                    counts.iter().map(|(code, n)| format!("{}：{n}", problem_name(*code))).collect();
                 format!("汇总：共 {games} 局，{clean} 局无问题；{}", counts.join("，"))
             }
+        }
+    }
+}
+
+/// A finding of `arbiter referee`, in its report's lines and its summary.
+fn problem_name(code: ProblemCode) -> &'static str {
+    match code {
+        ProblemCode::IllegalMove => "非法着法",
+        ProblemCode::MoveAfterEnd => "终局后的着法",
+        ProblemCode::ResultContradictsLaws => "结果与规则不符",
+        ProblemCode::Unreadable => "无法读取",
+        ProblemCode::UnsupportedVariant => "其他变体",
+        ProblemCode::ResultTagMismatch => "Result 标签与着法记录不符",
+    }
+}
+
+/// What in a PGN text cannot be read.
+fn unreadable(error: &PgnError) -> String {
+    match error {
+        PgnError::Read(e) => format!("无法读取 PGN：{e}"),
+        PgnError::Fen { game, error } => format!("第 {game} 局：FEN 标签无法读取：{error}"),
+        PgnError::Move { game, ply, token, error } => format!("第 {game} 局第 {ply} 个半回合：“{token}”：{error}"),
+        PgnError::Tag { game, line, text } => format!("第 {game} 局第 {line} 行：标签格式错误：{text}"),
+        PgnError::Unbalanced { game, line, what } => {
+            format!("第 {game} 局第 {line} 行：着法记录中的“{what}”没有配对的括号")
+        }
+        PgnError::Variant { game, name } => {
+            format!("第 {game} 局：不支持变体“{name}”（只支持国际棋联国际象棋规则和 960 象棋）")
+        }
+        PgnError::TagInMovetext { game, line, text } => format!("第 {game} 局第 {line} 行：着法中间出现了标签：{text}"),
+        PgnError::GluedResult { game, line, token, result } => {
+            format!("第 {game} 局第 {line} 行：“{token}”：结果 {result} 与着法连写在一起（两者之间应有空格）")
         }
     }
 }

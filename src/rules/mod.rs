@@ -9,5 +9,5 @@ pub mod unwinnable;
 pub use dead::DeadReason;
 pub use referee::{
     Act, AutomaticDraw, ClaimError, ClaimVerdict, ClaimWithMove, DrawClaim, Game, GameError, Outcome, PositionReport,
-    Ruling,
+    ProblemCode, Ruling,
 };

@@ -40,6 +40,12 @@ pub enum PgnError {
     Unbalanced { game: usize, line: usize, what: char },
     /// The `Variant` tag names other rules than chess or Chess960.
     Variant { game: usize, name: String },
+    /// A tag pair after moves on the same line (`1. f3 e5 [Event "x"] 2. g4`): tags belong
+    /// before the movetext, so the record is broken (a tag pair starting a line after the
+    /// moves begins the next game instead).
+    TagInMovetext { game: usize, line: usize, text: String },
+    /// A termination marker written against a move (`Qh4#0-1`): PGN separates symbols.
+    GluedResult { game: usize, line: usize, token: String, result: String },
 }
 
 impl PgnError {
@@ -51,7 +57,9 @@ impl PgnError {
             | PgnError::Move { game, .. }
             | PgnError::Tag { game, .. }
             | PgnError::Unbalanced { game, .. }
-            | PgnError::Variant { game, .. } => *game = n,
+            | PgnError::Variant { game, .. }
+            | PgnError::TagInMovetext { game, .. }
+            | PgnError::GluedResult { game, .. } => *game = n,
         }
     }
 }
@@ -70,6 +78,16 @@ impl fmt::Display for PgnError {
             }
             PgnError::Variant { game, name } => {
                 write!(f, "game {game}: variant '{name}' is not supported (the FIDE Laws of chess and Chess960 only)")
+            }
+            PgnError::TagInMovetext { game, line, text } => {
+                write!(f, "game {game}, line {line}: a tag pair in the middle of the moves: {text}")
+            }
+            PgnError::GluedResult { game, line, token, result } => {
+                write!(
+                    f,
+                    "game {game}, line {line}: '{token}': the result {result} is written against the move (a space \
+                     must separate them)"
+                )
             }
         }
     }
@@ -373,6 +391,12 @@ fn is_result(t: &str) -> bool {
     matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½")
 }
 
+/// The termination marker a symbol ends with after something else (`Qh4#0-1`, `e4*`), if any:
+/// no move's notation ends that way.
+fn glued_result(symbol: &str) -> Option<&'static str> {
+    ["1/2-1/2", "½-½", "1-0", "0-1", "*"].into_iter().find(|r| symbol.len() > r.len() && symbol.ends_with(r))
+}
+
 /// Splits a PGN stream into games, one at a time, in memory bounded by the largest game.
 ///
 /// A tokenizer for export and import format (PGN standard, sections 7 and 8): tag pairs
@@ -482,6 +506,8 @@ struct Lexer {
     game: Option<Builder>,
     /// The line of the termination marker that ended the last game.
     marker_line: Option<usize>,
+    /// The tag being read stands after moves on their line: it is the game's error, not a tag.
+    tag_in_movetext: bool,
     games: usize,
     ready: std::collections::VecDeque<RawGame>,
 }
@@ -515,6 +541,7 @@ impl Lexer {
             brace_line: 0,
             game: None,
             marker_line: None,
+            tag_in_movetext: false,
             games: 0,
             ready: std::collections::VecDeque::new(),
         }
@@ -575,7 +602,7 @@ impl Lexer {
         if is_blank(b) {
             return;
         }
-        self.line_blank = false;
+        let blank_so_far = std::mem::replace(&mut self.line_blank, false);
         match b {
             b'%' if line_start => self.mode = Mode::RestOfLine,
             b'{' => {
@@ -584,7 +611,7 @@ impl Lexer {
                 self.mode = Mode::Brace;
             }
             b';' => self.mode = Mode::RestOfLine,
-            b'[' => self.begin_tag(),
+            b'[' => self.begin_tag(blank_so_far),
             b'(' => {
                 self.open_game();
                 if self.depth == 0 {
@@ -637,6 +664,19 @@ impl Lexer {
         if !numbered && !is_move {
             return;
         }
+        if let Some(result) = glued_result(san) {
+            // `Qh4#0-1`: the move and the result run together. The marker still ends the game
+            // (the next one is not swallowed), and the record is broken.
+            let (line, token) = (self.line, word.clone());
+            let game = self.open_game();
+            game.moves_begun = true;
+            game.game.movetext.push(Token::Move(san[..san.len() - result.len()].to_string()));
+            game.game.termination = Some(tag_result(Some(result)));
+            self.error(PgnError::GluedResult { game: 0, line, token, result: result.to_string() });
+            self.close_game();
+            self.marker_line = Some(line);
+            return;
+        }
         let game = self.open_game();
         game.moves_begun = true;
         if is_move {
@@ -654,9 +694,14 @@ impl Lexer {
         }
     }
 
-    fn begin_tag(&mut self) {
-        // A tag after the moves (or inside a variation) begins the next game.
-        if self.game.as_ref().is_some_and(|g| g.moves_begun) || self.depth > 0 {
+    /// A `[` outside comments; `line_start`: nothing but blanks before it on its line.
+    fn begin_tag(&mut self, line_start: bool) {
+        // A tag starting a line after the moves (or inside a variation) begins the next game;
+        // one after moves on the same line is in the middle of the movetext, where no reader
+        // can tell what it means (python-chess skips it): the game's error.
+        let moves_begun = self.game.as_ref().is_some_and(|g| g.moves_begun);
+        self.tag_in_movetext = moves_begun && !line_start && self.depth == 0;
+        if !self.tag_in_movetext && (moves_begun || self.depth > 0) {
             self.close_game();
         }
         self.open_game();
@@ -696,6 +741,12 @@ impl Lexer {
             (TagStep::Name | TagStep::BeforeValue, b) if is_blank(b) => TagStep::BeforeValue,
             (TagStep::Name | TagStep::BeforeValue, b'"') => TagStep::Value,
             (TagStep::AfterValue, b) if is_blank(b) => TagStep::AfterValue,
+            (TagStep::AfterValue, b']') if self.tag_in_movetext => {
+                let text = String::from_utf8_lossy(&self.tag_text).into_owned();
+                self.error(PgnError::TagInMovetext { game: 0, line: self.line, text });
+                self.mode = Mode::Between;
+                return;
+            }
             (TagStep::AfterValue, b']') => {
                 let value = String::from_utf8_lossy(&self.buf).into_owned();
                 let name = std::mem::take(&mut self.tag_name);

@@ -630,3 +630,42 @@ impl PositionReport {
         self.outcome().is_some()
     }
 }
+
+/// What `arbiter referee` can find wrong with a recorded game (the codes of its JSON; each
+/// language names them in `Wording::referee`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProblemCode {
+    IllegalMove,
+    MoveAfterEnd,
+    ResultContradictsLaws,
+    /// The game's text cannot be read (broken tag, unbalanced brackets, a tag pair in the
+    /// moves, a result against a move, bad FEN tag), or a move text is no move in any notation.
+    Unreadable,
+    /// The `Variant` tag names other rules (Crazyhouse, Atomic, ...): the game is not judged.
+    UnsupportedVariant,
+    /// The `Result` tag and the movetext's termination marker disagree (the marker is taken).
+    ResultTagMismatch,
+}
+
+impl ProblemCode {
+    pub const ALL: [ProblemCode; 6] = [
+        ProblemCode::IllegalMove,
+        ProblemCode::MoveAfterEnd,
+        ProblemCode::ResultContradictsLaws,
+        ProblemCode::Unreadable,
+        ProblemCode::UnsupportedVariant,
+        ProblemCode::ResultTagMismatch,
+    ];
+
+    /// The code as JSON gives it, in every language.
+    pub fn code(self) -> &'static str {
+        match self {
+            ProblemCode::IllegalMove => "illegal_move",
+            ProblemCode::MoveAfterEnd => "move_after_end",
+            ProblemCode::ResultContradictsLaws => "result_contradicts_laws",
+            ProblemCode::Unreadable => "unreadable",
+            ProblemCode::UnsupportedVariant => "unsupported_variant",
+            ProblemCode::ResultTagMismatch => "result_tag_mismatch",
+        }
+    }
+}

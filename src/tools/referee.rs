@@ -13,10 +13,10 @@
 
 use crate::chess::{notation, Color, Move, Position};
 use crate::data::in_order;
-use crate::explain::{explain, json, note_text, outcome_note, reason_text, ruling_note, Lang, RefereeText};
+use crate::explain::{explain, json, note_text, outcome_note, reason_text, ruling_note, Lang, ReasonCode, RefereeText};
 use crate::rules::pgn::{PgnError, PgnReader, RawGame};
 use crate::rules::referee::board_outcome;
-use crate::rules::{dead, Game, Outcome};
+use crate::rules::{dead, Game, Outcome, ProblemCode};
 use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -37,54 +37,6 @@ pub struct RefereeArgs {
     /// The language of the texts: en or zh (JSON keys and codes stay as they are).
     #[arg(long, default_value = "en")]
     pub lang: String,
-}
-
-/// What can be wrong with a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ProblemCode {
-    IllegalMove,
-    MoveAfterEnd,
-    ResultContradictsLaws,
-    /// The game's text cannot be read (broken tag, unbalanced brackets, bad FEN tag).
-    Unreadable,
-    /// The `Variant` tag names other rules (Crazyhouse, Atomic, ...): the game is not judged.
-    UnsupportedVariant,
-    /// The `Result` tag and the movetext's termination marker disagree (the marker is taken).
-    ResultTagMismatch,
-}
-
-impl ProblemCode {
-    pub const ALL: [ProblemCode; 6] = [
-        ProblemCode::IllegalMove,
-        ProblemCode::MoveAfterEnd,
-        ProblemCode::ResultContradictsLaws,
-        ProblemCode::Unreadable,
-        ProblemCode::UnsupportedVariant,
-        ProblemCode::ResultTagMismatch,
-    ];
-
-    pub fn code(self) -> &'static str {
-        match self {
-            ProblemCode::IllegalMove => "illegal_move",
-            ProblemCode::MoveAfterEnd => "move_after_end",
-            ProblemCode::ResultContradictsLaws => "result_contradicts_laws",
-            ProblemCode::Unreadable => "unreadable",
-            ProblemCode::UnsupportedVariant => "unsupported_variant",
-            ProblemCode::ResultTagMismatch => "result_tag_mismatch",
-        }
-    }
-
-    /// How the summary line counts games with this problem.
-    fn summary_label(self) -> &'static str {
-        match self {
-            ProblemCode::IllegalMove => "illegal moves",
-            ProblemCode::MoveAfterEnd => "moves after the end",
-            ProblemCode::ResultContradictsLaws => "results contradicting the Laws",
-            ProblemCode::Unreadable => "unreadable",
-            ProblemCode::UnsupportedVariant => "other variants",
-            ProblemCode::ResultTagMismatch => "result tags contradicting the movetext",
-        }
-    }
 }
 
 /// One problem in one game.
@@ -145,8 +97,8 @@ pub fn judge(raw: &RawGame, lang: Lang) -> Judgement {
     let record_problem = |j: &mut Judgement, code: ProblemCode, text: String| {
         j.problems.push(Problem { ply: 0, code, rule: String::new(), text });
     };
-    if let Some(e) = &raw.error {
-        record_problem(&mut j, ProblemCode::Unreadable, e.to_string());
+    if let Some(error) = &raw.error {
+        record_problem(&mut j, ProblemCode::Unreadable, lang.words().referee(&RefereeText::Unreadable { error }));
         return j;
     }
     let start = match raw.start_position() {
@@ -161,8 +113,12 @@ pub fn judge(raw: &RawGame, lang: Lang) -> Judgement {
             record_problem(&mut j, ProblemCode::UnsupportedVariant, text);
             return j;
         }
-        Err(e) => {
-            record_problem(&mut j, ProblemCode::Unreadable, e.to_string());
+        Err(error) => {
+            record_problem(
+                &mut j,
+                ProblemCode::Unreadable,
+                lang.words().referee(&RefereeText::Unreadable { error: &error }),
+            );
             return j;
         }
     };
@@ -305,12 +261,25 @@ fn conclude<S: AsRef<str>>(mut j: Judgement, texts: &[S], flag: bool, replay: Re
         let rule = ex.reasons.first().map_or("", |r| r.rule()).to_string();
         let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, lang)).collect();
         let mover = game.current().side_to_move();
-        j.problems.push(Problem {
-            ply: i + 1,
-            code: ProblemCode::IllegalMove,
-            rule,
-            text: words.referee(&RefereeText::IllegalMove { mover, text, reasons: &reasons.join(" ") }),
-        });
+        let reasons = reasons.join(" ");
+        // Text that is no move in any notation (`Qh4x#`, `e9`) is a broken record, not a move
+        // the Laws forbid.
+        let problem = if ex.reasons.iter().any(|r| r.code() == ReasonCode::Malformed) {
+            Problem {
+                ply: i + 1,
+                code: ProblemCode::Unreadable,
+                rule: String::new(),
+                text: words.referee(&RefereeText::UnreadableMove { mover, text, reasons: &reasons }),
+            }
+        } else {
+            Problem {
+                ply: i + 1,
+                code: ProblemCode::IllegalMove,
+                rule,
+                text: words.referee(&RefereeText::IllegalMove { mover, text, reasons: &reasons }),
+            }
+        };
+        j.problems.push(problem);
         return j; // the Laws cannot tell how a game with an illegal move ends
     }
     let plies = game.moves().len();
@@ -399,11 +368,30 @@ impl Judgement {
             clean: self.problems.is_empty(),
         })];
         for p in &self.problems {
-            let rule = if p.rule.is_empty() { String::new() } else { format!(" (FIDE {})", p.rule) };
-            lines.push(format!("- ply {}: {}{rule}: {}", p.ply, p.code.code(), p.text));
+            lines.push(lang.words().referee(&RefereeText::Problem {
+                ply: p.ply,
+                code: p.code,
+                rule: &p.rule,
+                text: &p.text,
+            }));
         }
-        lines
+        // Tag values and move texts come from the file: a control character (an escape
+        // sequence that clears the screen, say) is shown, not sent to the terminal.
+        lines.iter().map(|l| escape_controls(l)).collect()
     }
+}
+
+/// `text` with every control character (C0, DEL, C1) written as `\xHH`.
+fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Games read ahead of the one printed next: enough to keep every thread busy past a game
@@ -505,8 +493,7 @@ impl<W: Write> Printer<W> {
     }
 
     fn summary(&self) -> String {
-        let counts: Vec<(&str, &str, usize)> =
-            ProblemCode::ALL.iter().zip(self.counts).map(|(c, n)| (c.code(), c.summary_label(), n)).collect();
+        let counts: Vec<(ProblemCode, usize)> = ProblemCode::ALL.into_iter().zip(self.counts).collect();
         self.lang.words().referee(&RefereeText::Summary { games: self.games, clean: self.clean, counts: &counts })
     }
 }

@@ -358,6 +358,46 @@ fn unreadable_text_is_the_games_error_and_the_next_game_is_read() {
     assert_eq!(games[0].moves().collect::<Vec<_>>(), ["e4"]);
 }
 
+/// Issue #64: a tag pair after moves on their line is not a new game (it split the game into
+/// a clean fragment and a phantom game with a false illegal move); python-chess reads one game
+/// there too (it skips the tag). A result written against a move (`Qh4#0-1`) is broken
+/// notation, not a move: the game's error, and its marker still ends the game.
+#[test]
+fn a_tag_in_the_moves_and_a_result_against_a_move_are_the_games_errors() {
+    let read = |text: &str| -> Vec<RawGame> { PgnReader::new(text.as_bytes()).map(|g| g.expect("read")).collect() };
+    let text = "[Event \"a\"]\n[Result \"0-1\"]\n\n1. f3 e5 [Event \"mid\"] 2. g4 Qh4# 0-1\n";
+    let games = read(text);
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert_eq!(games[0].moves().collect::<Vec<_>>(), ["f3", "e5", "g4", "Qh4#"]);
+    assert_eq!(games[0].tag("Event"), Some("a"));
+    assert_eq!(games[0].result(), "0-1");
+    let error = games[0].error.as_ref().map(|e| e.to_string());
+    assert_eq!(error.as_deref(), Some("game 1, line 4: a tag pair in the middle of the moves: [Event \"mid\"]"));
+    if let Some(theirs) = python("tag-in-moves", text) {
+        assert_eq!(theirs.len(), 1, "python-chess reads one game");
+        assert_eq!(theirs[0].0.moves, ["f2f3", "e7e5", "g2g4", "d8h4"]);
+    }
+    // A tag pair starting a line after the moves still begins the next game.
+    assert_eq!(read("1. e4 e5\n[Event \"b\"]\n\n1. d4 *\n").len(), 2);
+
+    let games = read("[Event \"g\"]\n\n1. f3 e5 2. g4 Qh4#0-1\n1. e4 *\n");
+    assert_eq!(games.len(), 2, "{games:?}");
+    assert_eq!(games[0].moves().collect::<Vec<_>>(), ["f3", "e5", "g4", "Qh4#"]);
+    assert_eq!(games[0].result(), "0-1");
+    let error = games[0].error.as_ref().map(|e| e.to_string());
+    assert_eq!(
+        error.as_deref(),
+        Some("game 1, line 3: 'Qh4#0-1': the result 0-1 is written against the move (a space must separate them)")
+    );
+    assert_eq!((games[1].moves().collect::<Vec<_>>(), games[1].error.is_none()), (vec!["e4"], true));
+    for glued in ["e4*", "Kd21/2-1/2", "Qh4#1-0"] {
+        let games = read(&format!("1. {glued}\n"));
+        let error = games[0].error.as_ref().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.contains("is written against the move"), "{glued}: {games:?}");
+    }
+    assert!(read_pgn("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#1-0").is_err());
+}
+
 #[test]
 fn other_variants_are_refused_and_chess960_is_read_as_chess960() {
     for name in

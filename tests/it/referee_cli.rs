@@ -238,10 +238,89 @@ fn the_report_speaks_every_language() {
     assert_eq!(code, 0, "{zh}");
     assert_eq!(zh.lines().count(), en.lines().count(), "{zh}");
     assert!(zh.contains("第 1 局（A - B）：1-0：无问题"), "{zh}");
-    assert!(zh.contains("- ply 7: illegal_move (FIDE 3.9.2): 白方的着法 Kf4 不合规则。"), "{zh}");
-    assert!(zh.contains("汇总：共 7 局，2 局无问题；illegal_move：1，move_after_end：1"), "{zh}");
+    assert!(zh.contains("- 第 7 个半回合：非法着法（FIDE 3.9.2）：白方的着法 Kf4 不合规则。"), "{zh}");
+    assert!(
+        zh.contains(
+            "汇总：共 7 局，2 局无问题；非法着法：1，终局后的着法：1，结果与规则不符：3，无法读取：0，其他变体：0，\
+             Result 标签与着法记录不符：0"
+        ),
+        "{zh}"
+    );
     assert!(!zh.contains("Recorded ") && !zh.contains("Summary"), "{zh}");
+    // The codes are JSON's, in every language; the text names the findings in Chinese.
+    for code in ["illegal_move", "move_after_end", "result_contradicts_laws", "unreadable", "ply "] {
+        assert!(!zh.contains(code), "{code} in\n{zh}");
+    }
+    let (_, zh_json, _) = referee(&[&path.to_string_lossy(), "--lang", "zh", "--json"]);
+    assert!(
+        zh_json.contains(r#""ply":7,"code":"illegal_move","rule":"3.9.2","text":"白方的着法 Kf4 不合规则。"#),
+        "{zh_json}"
+    );
     let (code, _, err) = referee(&[&path.to_string_lossy(), "--lang", "fr"]);
     assert_eq!(code, 2);
     assert!(err.contains("--lang 'fr'"), "{err}");
+}
+
+/// Issue #64: a tag pair in the middle of a movetext line split the game into a "clean"
+/// fragment and a phantom game with a false illegal move; a result written against the move
+/// (`Qh4#0-1`) and text that is no move are broken notation: `unreadable`, never a finding
+/// under the Laws.
+#[test]
+fn broken_notation_is_unreadable_not_an_illegal_move() {
+    let path = pgn_file(
+        "notation",
+        "[Event \"mid\"]\n[Result \"0-1\"]\n\n1. f3 e5 [Event \"mid\"] 2. g4 Qh4# 0-1\n\n\
+         [Event \"glued\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4#0-1\n\n\
+         [Event \"no move\"]\n\n1. e4 e5 2. Qh9 *\n",
+    );
+    let (code, out, err) = referee(&[&path.to_string_lossy(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(!out.contains("illegal_move"), "{out}");
+    assert!(
+        lines[0].contains(
+            r#""problems":[{"ply":0,"code":"unreadable","rule":null,"text":"game 1, line 4: a tag pair in the middle of the moves: [Event \"mid\"]"}]"#
+        ),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].contains(r#""problems":[{"ply":0,"code":"unreadable","rule":null,"text":"game 2, line 9: 'Qh4#0-1'"#),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].contains(
+            r#""problems":[{"ply":3,"code":"unreadable","rule":null,"text":"White's move Qh9 cannot be read."#
+        ),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        err.contains("illegal moves: 0, moves after the end: 0, results contradicting the Laws: 0, unreadable: 3"),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(path);
+}
+
+/// Issue #64: tag values and move texts went to the terminal as they stood in the file, so an
+/// escape sequence in a PGN could clear the screen or recolour it. Text output shows control
+/// characters as `\xHH`; JSON escapes them its own way and keeps the value.
+#[test]
+fn control_characters_from_the_file_never_reach_the_terminal() {
+    let path = pgn_file(
+        "controls",
+        "[White \"\u{1b}[2J\u{1b}[31mMallory\"]\n[Black \"bell\u{7}\u{9b}31m\"]\n\n1. e4 Nf6\u{1b}c *\n",
+    );
+    for lang in ["en", "zh"] {
+        let (code, out, err) = referee(&[&path.to_string_lossy(), "--lang", lang]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{lang}: {out:?}");
+        assert!(out.contains(r"\x1b[2J\x1b[31mMallory - bell\x07\x9b31m"), "{lang}: {out}");
+        assert!(out.contains(r"Nf6\x1bc"), "{lang}: {out}");
+    }
+    let (_, json, _) = referee(&[&path.to_string_lossy(), "--json"]);
+    assert!(json.contains(r#""white":"\u001b[2J\u001b[31mMallory""#), "{json}");
+    let _ = std::fs::remove_file(path);
 }
