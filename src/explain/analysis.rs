@@ -225,6 +225,7 @@ pub fn explain(game: &Game, text: &str) -> Explanation {
     }
     match candidates.as_slice() {
         [m] => explain_squares(game, &mut ex, m.from(), m.to(), m.promotion()),
+        [] if names_a_piece(pos, &syntax) => explain_bare_square(game, &mut ex, syntax.to),
         [] => explain_unmatched_san(game, &mut ex, &syntax),
         many => {
             ex.to = Some(syntax.to);
@@ -285,6 +286,45 @@ fn read_san(pos: &Position, input: &str) -> Reading {
             }
         }
     }
+}
+
+/// A bare square (`e2`: SAN for a pawn moving there) that holds a piece of the side to move,
+/// where no pawn of that side could advance from another square: the text points at the
+/// piece; it is not a move (a pawn never moves onto its own side's piece).
+fn names_a_piece(pos: &Position, syntax: &SanSyntax) -> bool {
+    let us = pos.side_to_move();
+    let bare = syntax.piece == PieceType::Pawn
+        && syntax.from_file.is_none()
+        && syntax.from_rank.is_none()
+        && !syntax.capture
+        && syntax.promotion.is_none();
+    let pawn = Piece::new(us, PieceType::Pawn);
+    let pawns_behind = (pos.pieces_of(us, PieceType::Pawn) & Bitboard::file(syntax.to.file()))
+        .into_iter()
+        .any(|from| from != syntax.to && could_reach(pawn, from, syntax.to));
+    bare && pos.piece_at(syntax.to).is_some_and(|p| p.color == us) && !pawns_behind
+}
+
+/// The answer to a bare square holding a piece of the side to move: not a move, and the
+/// moves that piece has.
+fn explain_bare_square(game: &Game, ex: &mut Explanation, square: Square) {
+    let pos = game.current();
+    let Some(piece) = pos.piece_at(square) else { return };
+    ex.from = Some(square);
+    ex.piece = Some(piece);
+    if let Some(outcome) = game.outcome() {
+        ex.reasons.push(Reason::GameOver { outcome });
+    }
+    let moves = if game.outcome().is_some() {
+        Vec::new()
+    } else {
+        movegen::legal_moves(pos)
+            .iter()
+            .filter(|m| m.from() == square)
+            .map(|&m| (notation::to_san(pos, m), m))
+            .collect()
+    };
+    ex.reasons.push(Reason::BareSquare { piece, square, moves });
 }
 
 /// SAN that names no legal move: find the piece(s) the writer must have meant — pieces of

@@ -4,7 +4,7 @@ use super::analysis::{CastlingWriting, MoveCategory};
 use super::lang::{Legend, RefereeText, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
 use super::report::{MateFact, Note};
-use super::text::{join_with, shorten, square_names, DeadWhy};
+use super::text::{join_with, moves_with_uci, shorten, square_names, DeadWhy};
 use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
 use crate::rules::unwinnable::Reason as MateReason;
 use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome, ProblemCode};
@@ -247,6 +247,20 @@ fn reason(r: &Reason) -> String {
             "A move takes a piece to another square; {square} to {square} would leave the {} where it stands.",
             kind_name(piece.kind)
         ),
+        Reason::BareSquare { piece, square, moves } => {
+            let listed = moves_with_uci(moves, (" (", ")"));
+            let moves = match listed.as_slice() {
+                [] => "It has no legal move here.".to_string(),
+                [only] => format!("Its only legal move is {only}."),
+                _ => format!("Its legal moves are {}.", join(listed)),
+            };
+            format!(
+                "{square} only names a square, where the {} {} stands; a move also names the square the piece goes \
+                 to. {moves}",
+                color_name(piece.color).to_lowercase(),
+                kind_name(piece.kind)
+            )
+        }
         Reason::NotYourPiece { piece, from } => format!(
             "The {} on {from} belongs to {}, but it is {}'s turn: each player moves only their own pieces, \
              one move at a time.",

@@ -265,6 +265,10 @@ reasons! {
     /// A "move" from a square to the same square: a move takes a piece to another square.
     SameSquare { piece: Piece, square: Square } = "same_square", illegal,
         rule movement_article(piece.kind), squares [square];
+    /// A bare square (`e2`) where a piece of the side to move stands and no pawn could advance
+    /// to: it names a piece, not a move. `moves`: that piece's legal moves (SAN and move).
+    BareSquare { piece: Piece, square: Square, moves: Vec<(String, Move)> } = "bare_square", illegal,
+        rule "Appendix C", squares [square];
     /// The piece never moves that way. `from` None: SAN named a kind, none of which can.
     BadGeometry { piece: Piece, from: Option<Square>, to: Square } = "bad_geometry", illegal,
         rule movement_article(piece.kind), squares [from, to];

@@ -6,7 +6,7 @@ use super::analysis::{explain, Explanation};
 use super::lang::Lang;
 use super::reason::Reason;
 use super::report::{report_notes, Note};
-use crate::chess::Square;
+use crate::chess::{Move, Square};
 use crate::rules::unwinnable::Reason as MateReason;
 use crate::rules::{Game, PositionReport};
 
@@ -43,6 +43,11 @@ pub(super) fn join_with(items: Vec<String>, comma: &str, and: &str) -> String {
 /// Square names, for a list in a sentence.
 pub(super) fn square_names(squares: &[Square]) -> Vec<String> {
     squares.iter().map(Square::to_string).collect()
+}
+
+/// Moves as `SAN (uci)`, with the language's brackets.
+pub(super) fn moves_with_uci(moves: &[(String, Move)], (open, close): (&str, &str)) -> Vec<String> {
+    moves.iter().map(|(san, m)| format!("{san}{open}{}{close}", m.to_uci())).collect()
 }
 
 /// Why a dead position is dead, as the sentences group it: by material on both sides, one

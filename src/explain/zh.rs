@@ -6,7 +6,7 @@ use super::analysis::{CastlingWriting, MoveCategory};
 use super::lang::{Legend, RefereeText, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
 use super::report::{MateFact, Note};
-use super::text::{join_with, shorten, square_names, DeadWhy};
+use super::text::{join_with, moves_with_uci, shorten, square_names, DeadWhy};
 use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
 use crate::rules::pgn::PgnError;
 use crate::rules::unwinnable::Reason as MateReason;
@@ -273,6 +273,15 @@ fn reason(r: &Reason) -> String {
         },
         Reason::SameSquare { piece, square } => {
             format!("走棋要把棋子走到另一个格子；从 {square} 到 {square} 会让{}留在原地。", kind_name(piece.kind))
+        }
+        Reason::BareSquare { piece, square, moves } => {
+            let listed = moves_with_uci(moves, ("（", "）"));
+            let moves = match listed.as_slice() {
+                [] => "它现在没有合法着法。".to_string(),
+                [only] => format!("它唯一的合法着法是 {only}。"),
+                _ => format!("它的合法着法有 {}。", join(listed)),
+            };
+            format!("{square} 只是一个格子（{}所在的格子）；着法还要写出棋子走到的格子。{moves}", piece_name(*piece))
         }
         Reason::NotYourPiece { piece, from } => format!(
             "{}属于{}，但现在轮到{}走棋：双方轮流走棋，每次只能走自己的棋子。",

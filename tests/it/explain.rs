@@ -256,6 +256,7 @@ fn example(code: ReasonCode) -> Reason {
             Reason::NoPiece { from: Some(e2), wanted: None, to: Some(f2), from_file: None, from_rank: None }
         }
         ReasonCode::SameSquare => Reason::SameSquare { piece: wr, square: e2 },
+        ReasonCode::BareSquare => Reason::BareSquare { piece: wp, square: e2, moves: vec![("e3".into(), m)] },
         ReasonCode::NotYourPiece => Reason::NotYourPiece { piece: br, from: e8 },
         ReasonCode::GameOver => Reason::GameOver { outcome: Outcome::Checkmate { winner: Color::White } },
         ReasonCode::BadGeometry => Reason::BadGeometry { piece: wr, from: Some(e2), to: sq("f3") },

@@ -138,6 +138,47 @@ fn a_move_to_its_own_square_has_its_own_reason() {
     }
 }
 
+/// Issue #64: `arbiter explain e2` said "e2 to e2 would leave the pawn where it stands". A bare
+/// square where a piece of the side to move stands (and no pawn could advance to) is not a
+/// move: the answer says so and names that piece's legal moves, in every language; a square a
+/// pawn can advance to is still the pawn's move.
+#[test]
+fn a_bare_square_names_a_piece_not_a_move() {
+    let (rc, out, _) = explain_cli(&["e2"]);
+    assert_eq!(rc, 0);
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "Illegal: e2.",
+            "- e2 only names a square, where the white pawn stands; a move also names the square the piece goes \
+             to. Its legal moves are e3 (e2e3) and e4 (e2e4). (FIDE Appendix C)"
+        ]
+    );
+    let (_, zh, _) = explain_cli(&["--lang", "zh", "g1"]);
+    assert!(
+        zh.contains(
+            "g1 只是一个格子（白马所在的格子）；着法还要写出棋子走到的格子。它的合法着法有 Nf3（g1f3）和 Nh3（g1h3）。"
+        ),
+        "{zh}"
+    );
+    // A piece with no move, and the other side's king square after 1. e4.
+    let (_, out, _) = explain_cli(&["d1"]);
+    assert!(out.contains("where the white queen stands") && out.contains("It has no legal move here."), "{out}");
+    let (_, out, _) = explain_cli(&["--moves", "e4 e5 Nf3", "e8"]);
+    assert!(out.contains("Its only legal move is Ke7 (e8e7)."), "{out}");
+    let (_, json, _) = explain_cli(&["--json", "e2"]);
+    assert!(
+        json.starts_with(r#"{"input":"e2","uci":null,"san":null,"legal":false,"reasons":[{"code":"bare_square","rule":"Appendix C","squares":["e2"]"#),
+        "{json}"
+    );
+    // Squares a pawn can go to are still pawn moves: legal, blocked by its own piece, or too far.
+    assert_eq!(explain(&game(None, ""), "e3").codes(), vec!["pawn_advance", "king_safe"]);
+    let blocked = "rnbqkbnr/pppppppp/8/8/8/3N4/3P4/RNBQKB1R w KQkq - 0 1";
+    assert_eq!(explain(&game(Some(blocked), ""), "d3").codes(), vec!["own_piece"]);
+    assert_eq!(explain(&game(None, ""), "e5").codes(), vec!["bad_geometry"]);
+    assert_eq!(explain(&game(None, ""), "e2e2").codes(), vec!["same_square"]);
+}
+
 /// The `<text>` elements below the board, with their x, font size and content.
 fn svg_texts(svg: &str) -> Vec<(f64, f64, String)> {
     let mut out = Vec::new();
