@@ -5,6 +5,7 @@
 use crate::chess::Color;
 use crate::explain::Lang;
 use crate::rules::{Game, GameError};
+use std::process::ExitCode;
 
 /// `--chess960`, one argument for every subcommand that reads a position.
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
@@ -50,13 +51,20 @@ impl PositionArgs {
         Ok(game)
     }
 
-    /// The language of `--lang`, or the error to show.
-    pub fn language(&self) -> Result<Lang, String> {
-        Lang::parse(&self.lang).ok_or_else(|| {
-            let codes: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
-            format!("--lang '{}' is not supported; use {}", self.lang, codes.join(" or "))
-        })
+    /// The language of `--lang`, or the exit status for an unknown one (the error printed).
+    pub fn language(&self) -> Result<Lang, ExitCode> {
+        language(&self.lang)
     }
+}
+
+/// The language a `--lang` value names, or the exit status of a subcommand given an unknown
+/// one (the error printed, naming the languages there are).
+pub fn language(text: &str) -> Result<Lang, ExitCode> {
+    Lang::parse(text).ok_or_else(|| {
+        let codes: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
+        eprintln!("error: --lang '{text}' is not supported; use {}", codes.join(" or "));
+        ExitCode::from(2)
+    })
 }
 
 /// A player named on the command line: white or black (`w`, `b`; any case).

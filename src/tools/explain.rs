@@ -66,10 +66,7 @@ struct TablebaseJson {
 pub fn run(args: ExplainArgs) -> ExitCode {
     let lang = match args.position.language() {
         Ok(l) => l,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let game = match args.position.game() {
         Ok(g) => g,

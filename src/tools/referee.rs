@@ -12,7 +12,7 @@
 //! Progress goes to stderr. Exit 0 when the file was read, 2 when it cannot be opened or read.
 
 use crate::chess::{notation, Color, Move, Position};
-use crate::data::in_order;
+use crate::data::{in_order, position_args};
 use crate::explain::{explain, json, note_text, outcome_note, reason_text, ruling_note, Lang, ReasonCode, RefereeText};
 use crate::rules::pgn::{PgnError, PgnReader, RawGame};
 use crate::rules::referee::board_outcome;
@@ -402,10 +402,9 @@ const WINDOW: usize = 1024;
 /// pool, and each judgement is printed as soon as those before it are.
 pub fn run(args: RefereeArgs) -> ExitCode {
     crate::chess::attacks::init();
-    let Some(lang) = Lang::parse(&args.lang) else {
-        let codes: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
-        eprintln!("error: --lang '{}' is not supported; use {}", args.lang, codes.join(" or "));
-        return ExitCode::from(2);
+    let lang = match position_args::language(&args.lang) {
+        Ok(l) => l,
+        Err(code) => return code,
     };
     let file = match std::fs::File::open(&args.pgn) {
         Ok(f) => f,

@@ -44,10 +44,7 @@ const WINDOW: usize = 256;
 pub fn run(args: UnwinnableArgs) -> ExitCode {
     let lang = match args.position.language() {
         Ok(l) => l,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let sides: &[Color] = match parse_player(&args.side) {
         Some(Color::White) => &[Color::White],

@@ -5,7 +5,7 @@
 use super::export::{self, PgnContext};
 use super::game::{play_game, EndReason, GameConfig, GameRecord};
 use super::player::{Player, PlayerError};
-use super::stats::{Sprt, SprtDecision, Tally};
+use super::stats::{signed_elo, Sprt, SprtDecision, Tally};
 use crate::chess::{Color, Position};
 use crate::data::records;
 use std::collections::HashMap;
@@ -346,16 +346,6 @@ fn worker(cfg: &MatchConfig, next: &AtomicUsize, stop: &AtomicBool, tx: &mpsc::S
     }
 }
 
-fn show_elo(x: f64) -> String {
-    if x.is_finite() {
-        format!("{:+.0}", x + 0.0)
-    } else if x > 0.0 {
-        "+inf".into()
-    } else {
-        "-inf".into()
-    }
-}
-
 /// `games 12/100  +5 =4 -3  58.3%  Elo +58 [-40, +160]  LLR 0.52 [-2.94, 2.94]`
 fn progress_line(t: &Tally, total: usize, sprt: Option<&Sprt>) -> String {
     let e = t.elo();
@@ -367,9 +357,9 @@ fn progress_line(t: &Tally, total: usize, sprt: Option<&Sprt>) -> String {
         t.draws,
         t.losses,
         100.0 * t.score(),
-        show_elo(e.elo),
-        show_elo(e.low),
-        show_elo(e.high)
+        signed_elo(e.elo, 0),
+        signed_elo(e.low, 0),
+        signed_elo(e.high, 0)
     );
     if let Some(sp) = sprt {
         let (llr, _) = sp.llr(t);

@@ -69,16 +69,20 @@ pub struct EloEstimate {
 
 impl fmt::Display for EloEstimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let show = |x: f64| {
-            if x.is_finite() {
-                format!("{:+.1}", x + 0.0)
-            } else if x > 0.0 {
-                "+inf".into()
-            } else {
-                "-inf".into()
-            }
-        };
+        let show = |x| signed_elo(x, 1);
         write!(f, "{} [{}, {}]", show(self.elo), show(self.low), show(self.high))
+    }
+}
+
+/// An Elo figure with its sign and `decimals` places (`+58`, `-3.2`, `+inf` for a perfect
+/// score); `-0` is written `+0`.
+pub fn signed_elo(x: f64, decimals: usize) -> String {
+    if x.is_finite() {
+        format!("{:+.*}", decimals, x + 0.0)
+    } else if x > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
     }
 }
 

@@ -329,17 +329,17 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | -5 | 0.0
 QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqk w - - 0 9 | 0 | 0.5
 rnbqkbnr/pppppppp/8/8/4P3/8/PP";
 
+    /// `LINES` loaded for training alone (no validation, scores over 3000 skipped).
+    fn load_lines(mirror: bool) -> Loaded {
+        crate::chess::attacks::init();
+        let opts =
+            LoadOptions { validation: 0.0, max_score: Some(3000.0), seed: 1, mirror, layout: InputLayout::default() };
+        load_texts(&[LINES.to_string()], &[], &opts)
+    }
+
     #[test]
     fn bad_lines_are_counted_and_skipped() {
-        crate::chess::attacks::init();
-        let opts = LoadOptions {
-            validation: 0.0,
-            max_score: Some(3000.0),
-            seed: 1,
-            mirror: false,
-            layout: InputLayout::default(),
-        };
-        let l = load_texts(&[LINES.to_string()], &[], &opts);
+        let l = load_lines(false);
         // Malformed: the bad score, the non-line, the result 2.0, the 64-piece board, the cut
         // last line; the blank line is no line.
         assert_eq!(l.malformed, 5);
@@ -425,15 +425,7 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PP";
 
     #[test]
     fn mirror_images_only_without_castling_rights() {
-        crate::chess::attacks::init();
-        let opts = LoadOptions {
-            validation: 0.0,
-            max_score: Some(3000.0),
-            seed: 1,
-            mirror: true,
-            layout: InputLayout::default(),
-        };
-        let l = load_texts(&[LINES.to_string()], &[], &opts);
+        let l = load_lines(true);
         // The six positions of bad_lines_are_counted_and_skipped; the two king-and-pawn ones
         // have no castling rights and get a mirror image each.
         assert_eq!(l.train.len(), 8);
