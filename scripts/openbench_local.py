@@ -24,6 +24,13 @@ them: nothing of either goes into this repository. Each run, in --state (default
     and, with --selfplay ARBITER, plays the same pair with `arbiter selfplay --sprt --json`;
  6. stops every process it started, by its PID (each runs in its own process group).
 
+Before anything starts it checks what it can: the commits exist, a tune commit has the tune
+feature and the README's bench in its message, --selfplay is an arbiter with selfplay, --openbench
+and --fastchess are git directories, cargo is there; and it warns when cargo's cache lacks a crate
+a commit needs (the client's build would then download it: not offline). While the client works,
+its steps (building fastchess and the engines, the benches, the scale factor and the time control
+it gives) are shown on screen.
+
 Logs: STATE/server.log, STATE/static.log, STATE/client.log. Python 3; the venv holds the rest.
 """
 
@@ -40,6 +47,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -159,7 +167,9 @@ def venv_python(state, instance, base_python):
     stamp = venv / "openbench-requirements.sha256"
     python = venv / "bin" / "python"
     if not (stamp.exists() and stamp.read_text() == stamp_text):
-        log(f"creating the venv {venv} (pip install OpenBench's requirements from PyPI)")
+        wanted = [line.strip() for p in requirements for line in p.read_text().splitlines()
+                  if line.strip() and not line.startswith("#")]
+        log(f"creating the venv {venv}: pip install from PyPI {', '.join(wanted)}")
         subprocess.run([base_python, "-m", "venv", str(venv)], check=True)
         pip = [str(python), "-m", "pip", "install", "--quiet"]
         subprocess.run(pip + sum((["-r", str(p)] for p in requirements), []), check=True)
@@ -308,12 +318,83 @@ def spsa_inputs(repo, ref, names, r_end):
 def check_tune_ref(repo, ref):
     """The tune branch's contract: Cargo.toml's default features include `tune`, so OpenBench's
     `make EXE=` builds the parameters as UCI options (without it fastchess only warns, and the
-    tune would move the parameters by noise)."""
+    tune would move the parameters by noise); and its commit message carries the bench of the
+    search it builds, which the tune feature does not change: the README's `Bench:` (held to the
+    binary by .ci/bench-check). A stale one would stop the run at the client's bench check, after
+    the builds."""
     cargo = git(repo, "show", f"{ref}:Cargo.toml")
     m = re.search(r"^default\s*=\s*\[([^\]]*)\]", cargo, re.M)
     if not (m and '"tune"' in m.group(1)):
         raise Failure(f"{ref}: Cargo.toml's default features do not include \"tune\" "
                       "(make the tune branch first: docs/openbench.md#spsa)")
+    said = re.findall(r"Bench: (\d+)", git(repo, "log", "-1", "--format=%B", ref))
+    if not said:
+        raise Failure(f"{ref}: the commit message has no 'Bench: N' (OpenBench reads the bench there; "
+                      "docs/openbench.md#spsa)")
+    readme = set(re.findall(r"Bench: (\d+)", git(repo, "show", f"{ref}:README.md")))
+    if len(readme) == 1 and said[-1] not in readme:
+        raise Failure(f"{ref}: the commit message says Bench: {said[-1]}, but README.md there says Bench: "
+                      f"{readme.pop()}, the bench of the search it builds (amend the message: "
+                      "docs/openbench.md#spsa)")
+
+
+def check_selfplay(binary):
+    """--selfplay is used after the whole run: an arbiter with `selfplay`, checked before it."""
+    if not (binary.is_file() and os.access(binary, os.X_OK)):
+        raise Failure(f"--selfplay {binary}: no such program (build it first: `cargo build --release` makes "
+                      "target/release/arbiter)")
+    try:
+        out = subprocess.run([str(binary), "selfplay", "--help"], capture_output=True, text=True, timeout=30)
+        ok = out.returncode == 0 and "--sprt" in out.stdout
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    if not ok:
+        raise Failure(f"--selfplay {binary}: `{binary} selfplay --help` names no --sprt: not an arbiter with "
+                      "selfplay")
+
+
+def check_crates(repo, refs, state):
+    """The client builds each commit with cargo: offline, that needs every crate of its Cargo.lock
+    in cargo's cache already. Warns (the client would download them from crates.io) when not."""
+    rustc = subprocess.run(["rustc", "-vV"], capture_output=True, text=True) if shutil.which("rustc") else None
+    host = re.search(r"^host: (\S+)", rustc.stdout, re.M) if rustc else None
+    for ref in refs:
+        # The commit as the client gets it (OpenBench's zip is `git archive`'s), fetched as it builds:
+        # for this machine only (other platforms' crates are never downloaded by a build here).
+        with tempfile.TemporaryDirectory(dir=state) as tree:
+            archive = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", ref],
+                                     capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", tree], input=archive, check=True)
+            target = ["--target", host[1]] if host else []
+            out = subprocess.run(["cargo", "fetch", "--offline", *target, "--manifest-path", f"{tree}/Cargo.toml"],
+                                 capture_output=True, text=True)
+        if out.returncode != 0:
+            why = next((l.strip() for l in out.stderr.splitlines() if l.startswith("error")), "cargo fetch failed")
+            log(f"warning: cargo's cache lacks crates {ref} needs ({why}): the client's build will download "
+                "them from crates.io, so this run is not offline. Fill the cache once with network: "
+                f"`cargo fetch` in a checkout of {ref}.")
+
+
+def preflight(args):
+    """Everything that can be checked before anything starts (the run then takes minutes to hours)."""
+    if args.command == "spsa":
+        check_tune_ref(args.repo, args.ref)
+    refs = [args.ref] if args.command == "spsa" else [args.dev, args.base]
+    for ref in refs:
+        try:
+            git(args.repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+        except Failure:
+            raise Failure(f"{ref}: no such commit or branch in {args.repo}") from None
+    if args.command == "sprt" and args.selfplay:
+        check_selfplay(args.selfplay)
+    for option, path in (("--openbench", args.openbench), ("--fastchess", args.fastchess)):
+        try:
+            git_dir(path)
+        except Failure as e:
+            raise Failure(f"{option} {path}: not a git directory or clone ({e})") from None
+    if shutil.which("cargo") is None:
+        raise Failure("cargo is not on PATH: the client builds the engines with it (make EXE=...)")
+    return refs
 
 
 # --- results -------------------------------------------------------------------------------------
@@ -326,10 +407,68 @@ def client_log_lines(client_log, pattern):
     return [l.rstrip() for l in client_log.read_text(errors="replace").splitlines() if rx.search(l)]
 
 
-def watch(server, wid, client, client_log, spsa_mode):
+# What the client says it is doing (its log), shown on screen until the games begin: its first
+# run builds fastchess for a long time with nothing else to show.
+CLIENT_STEPS = re.compile(r"^(> (Downloading|Extracting and building|Finished building|Found)|Workload \[|"
+                          r"Found \[|Building \[|Running \d+x Benchmarks|Bench for |Speed for |Scale Factor|"
+                          r"\[#\d+\] Launching match runner)")
+QUIET_MINUTES = 5
+
+
+def played_tc(tc, factor):
+    """The time control the client plays for a nominal `base+inc` (as its scale_time_control
+    writes it: each figure times the factor, to 2 decimals); None for other forms."""
+    m = re.fullmatch(r"(\d*\.?\d+)(?:\+(\d*\.?\d+))?", tc)
+    if not m:
+        return None
+    return f"{float(m[1]) * factor:.2f}+{float(m[2] or 0) * factor:.2f}"
+
+
+class ClientSteps:
+    """Follows the client's log and shows its steps; says so when it has been quiet a while."""
+
+    def __init__(self, client_log, tc, scale_nps):
+        self.log, self.tc, self.scale_nps = client_log, tc, scale_nps
+        self.offset, self.last, self.since, self.speed = 0, None, time.time(), None
+
+    def poll(self, games_started):
+        if self.log.exists():
+            with open(self.log, "rb") as f:
+                f.seek(self.offset)
+                data = f.read()
+            complete = data[:data.rfind(b"\n") + 1]
+            self.offset += len(complete)
+            for line in complete.decode(errors="replace").splitlines():
+                self.step(line.strip())
+        quiet = (time.time() - self.since) / 60
+        if not games_started and self.last and quiet >= QUIET_MINUTES:
+            log(f"client: still at \"{self.last}\" ({quiet:.0f} minutes; details in {self.log})")
+            self.since = time.time()
+
+    def step(self, line):
+        if not CLIENT_STEPS.search(line):
+            return
+        self.last, self.since = line, time.time()
+        log(f"client: {line}")
+        if line.startswith("> Extracting and building fastchess"):
+            log("  (the client's first run builds fastchess, `make -j`, showing nothing until it ends: about 20 "
+                "to 35 minutes on a shared 2-core machine; it is kept in the client directory for later runs)")
+        elif line.startswith("Building ["):
+            log("  (each commit is built once with `make EXE=...`, fat LTO: minutes; kept for later runs)")
+        elif line.startswith("Speed for "):
+            self.speed = int(line.split()[-1])
+        elif line.startswith("Scale Factor") and self.speed:
+            factor = float(line.split(":")[-1])
+            played = played_tc(self.tc, factor) or "the time control scaled"
+            log(f"  (played at {played}: {self.tc} x {factor:.4f}, that is --scale-nps {self.scale_nps} / "
+                f"{self.speed} nps, the base's bench speed here; each figure to 2 decimals)")
+
+
+def watch(server, wid, client, client_log, spsa_mode, steps):
     """Polls the workload until it ends; fails if the client dies or reports a broken build."""
     shown = -1
     while True:
+        steps.poll(shown > 0)
         info = server.api(f"/api/workload/{wid}/info/")["info"]
         if info["games"] != shown:
             shown = info["games"]
@@ -389,8 +528,9 @@ def selfplay_pair(args, info, client_dir, client_log):
     control the client played (the nominal one times its NPS scale factor)."""
     factors = client_log_lines(client_log, r"Scale Factor \(Using Base\): ")
     factor = float(factors[-1].split(":")[-1]) if factors else 1.0
-    base, _, inc = info["dev_time_control"].partition("+")
-    tc = f"{float(base) * factor:.2f}+{float(inc or 0) * factor:.2f}"  # as the client writes it
+    tc = played_tc(info["dev_time_control"], factor)
+    if tc is None:
+        raise Failure(f"--selfplay plays base+inc time controls only, not {info['dev_time_control']}")
     dev, base_bin = (client_dir / "Engines" / f"{ENGINE}-{info[s]['sha'].upper()[:8]}" for s in ("dev", "base"))
     lo, hi = info["elolower"], info["eloupper"]
     cmd = ["nice", "-n", str(args.nice), str(args.selfplay), "selfplay", "--a-cmd", str(dev), "--b-cmd",
@@ -421,8 +561,7 @@ def run(args):
     repo = pathlib.Path(git(args.repo, "rev-parse", "--show-toplevel"))
     state = (args.state or repo / "target" / "openbench").resolve()
     state.mkdir(parents=True, exist_ok=True)
-    if args.command == "spsa":
-        check_tune_ref(repo, args.ref)
+    check_crates(repo, args.refs, state)
     paths = prepare(args, state)
     python = venv_python(state, paths["instance"], args.python)
     password = secrets.token_hex(12)
@@ -471,12 +610,17 @@ def run(args):
         log(f"workload {wid} created: {server.url}/{'test' if args.command == 'sprt' else 'tune'}/{wid}/")
         client_log = state / "client.log"
         client_log.unlink(missing_ok=True)
+        if not (paths["client"] / "fastchess-ob").exists():
+            log(f"no fastchess in {paths['client']} yet: the client builds it first (20 to 35 minutes on a "
+                "shared 2-core machine, once), then each engine; its steps are shown below")
         client = procs.start(
             "OpenBench client",
             [str(python), "client.py", "-U", USER, "-P", password, "-S", paths["server_url"], "-T",
              str(args.threads), "-N", "1", "--no-client-downloads"],
-            client_log, cwd=paths["client"], nice=args.nice)
-        info = watch(server, wid, client, client_log, args.command == "spsa")
+            # Unbuffered: its log shows each step as it happens, not 8 KiB later.
+            client_log, cwd=paths["client"], env={**os.environ, "PYTHONUNBUFFERED": "1"}, nice=args.nice)
+        steps = ClientSteps(client_log, args.tc, args.scale_nps)
+        info = watch(server, wid, client, client_log, args.command == "spsa", steps)
         # The client leaves when it next looks for work (or is stopped below).
         (paths["client"] / "openbench.exit").touch()
         if args.command == "sprt":
@@ -597,9 +741,14 @@ def main():
     ap.add_argument("--repo", type=pathlib.Path, default=HERE, help="this repository (default: the script's)")
     ap.add_argument("--state", type=pathlib.Path, help="working directory (default: REPO/target/openbench)")
     ap.add_argument("--book", type=pathlib.Path, help="EPD openings (default: REPO/tests/data/openings.epd)")
-    ap.add_argument("--tc", default="4.0+0.04", help="OpenBench time control (scaled by the client's NPS)")
+    ap.add_argument("--tc", default="4.0+0.04",
+                    help="OpenBench time control; the games are played at TC x SCALE_NPS / the base engine's bench "
+                         "speed on the client")
     ap.add_argument("--threads", type=int, default=2, help="the client's concurrency (-T)")
-    ap.add_argument("--scale-nps", type=int, help="NPS the time control is meant for (default: Arbiter.json's)")
+    ap.add_argument("--scale-nps", type=int,
+                    help="the nodes/second TC is meant for (default: Arbiter.json's nps). The client benches the "
+                         "base engine (-T copies at once) and plays TC's base and increment each times SCALE_NPS / "
+                         "that speed, written to 2 decimals (an increment under 0.005 s becomes 0)")
     ap.add_argument("--nice", type=int, default=10, help="niceness of the client and its games")
     ap.add_argument("--python", default=sys.executable, help="the interpreter the venv is made from")
     t = sub.add_parser("sprt", help="an SPRT between two commits")
@@ -642,6 +791,7 @@ def main():
         args.scale_nps = args.scale_nps or json.loads(ENGINE_JSON.read_text())["nps"]
         if getattr(args, "selfplay", None):
             args.selfplay = args.selfplay.resolve()
+        args.refs = preflight(args)
         return run(args)
     except (Failure, subprocess.CalledProcessError) as e:
         print(f"openbench_local: {e}", file=sys.stderr)

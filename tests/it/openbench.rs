@@ -1,7 +1,9 @@
 //! `scripts/openbench_local.py`, the OpenBench chain on one machine, where it needs neither
 //! OpenBench nor fastchess: the SPSA input block it makes from `params.rs` (what an OpenBench tune is
-//! given) and its refusal to tune a commit whose build has no parameters as options. The chain itself
-//! needs OpenBench and minutes of builds: run by hand, docs/openbench.md. Skipped without python3 or git.
+//! given), and the checks it makes before it starts anything (a tune commit without the parameters as
+//! options or with another bench than its README's, a missing `--selfplay` binary, commit, OpenBench
+//! or fastchess). The chain itself needs OpenBench and minutes of builds: run by hand,
+//! docs/openbench.md. Skipped without python3 or git.
 
 use arbiter::engine::params::PARAMS;
 use std::process::{Command, Output};
@@ -61,4 +63,73 @@ fn a_tune_of_a_commit_without_the_tune_feature_is_refused() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("Cargo.toml's default features do not include \"tune\""), "{stderr}");
     assert!(!stderr.contains("Traceback"), "{stderr}");
+}
+
+/// Issue #64: `--selfplay ./arbiter` was used only after the whole run (no step built it, nothing
+/// checked it), and a missing OpenBench or fastchess showed as a bare git error. Every path and
+/// commit is checked before anything starts, each with what to do.
+#[test]
+fn paths_and_commits_are_checked_before_anything_starts() {
+    let missing = "/nonexistent/openbench";
+    let run = |extra: &[&str]| {
+        let args = [&["--openbench", missing, "--fastchess", missing, "sprt", "--dev", "HEAD"][..], extra].concat();
+        script(&args).map(|out| (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned()))
+    };
+    let Some((code, stderr)) = run(&["--base", "HEAD", "--selfplay", "/nonexistent/arbiter"]) else { return };
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("--selfplay /nonexistent/arbiter: no such program"), "{stderr}");
+    assert!(stderr.contains("cargo build --release"), "{stderr}");
+    let Some((code, stderr)) = run(&["--base", "HEAD", "--selfplay", "/bin/sh"]) else { return };
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("not an arbiter with selfplay"), "{stderr}");
+    let Some((code, stderr)) = run(&["--base", "no_such_branch_of_arbiter"]) else { return };
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("no_such_branch_of_arbiter: no such commit or branch"), "{stderr}");
+    let Some((code, stderr)) = run(&["--base", "HEAD", "--selfplay", env!("CARGO_BIN_EXE_arbiter")]) else { return };
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains(&format!("--openbench {missing}: not a git directory or clone")), "{stderr}");
+    assert!(!stderr.contains("Traceback"), "{stderr}");
+}
+
+/// Issue #64: the tune branch's commit message carries the bench OpenBench checks; the page's
+/// example had a stale one, which stopped the run only at the client's bench check, after the
+/// builds. A tune commit whose message disagrees with its README's `Bench:` (the tune feature
+/// changes no node count) is refused before anything starts.
+#[test]
+fn a_tune_commit_with_another_bench_than_its_readme_is_refused() {
+    let dir = std::env::temp_dir().join(format!("arbiter-openbench-tune-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("Cargo.toml"), "[features]\ndefault = [\"tune\"]\ntune = []\n").expect("write");
+    std::fs::write(dir.join("README.md"), "Bench: 2716417\n").expect("write");
+    let git = |args: &[&str]| {
+        let ok = Command::new("git")
+            .arg("-C")
+            .arg(&dir)
+            .args(["-c", "user.name=test", "-c", "user.email=test@example.org"])
+            .args(args)
+            .output()
+            .is_ok_and(|o| o.status.success());
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "tune: search parameters as UCI options. Bench: 2872112"]);
+    let missing = "/nonexistent/openbench";
+    let repo = dir.to_string_lossy().into_owned();
+    let tune =
+        ["--repo", &repo, "--openbench", missing, "--fastchess", missing, "spsa", "--ref", "HEAD", "--params", "x"];
+    let Some(out) = script(&tune) else { return };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the commit message says Bench: 2872112, but README.md there says Bench: 2716417"),
+        "{stderr}"
+    );
+    // With the README's bench the tune commit passes, and the next check speaks.
+    git(&["commit", "-q", "--amend", "-m", "tune: search parameters as UCI options. Bench: 2716417"]);
+    let Some(out) = script(&tune) else { return };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--openbench /nonexistent/openbench: not a git directory"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
