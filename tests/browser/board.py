@@ -78,7 +78,16 @@ class Page:
     def click_square(self, sq):
         fen = self.fen()
         stage = self.d.execute_script("return document.querySelector('[data-role=\"board\"]').innerHTML.length")
-        self.square(sq).click()
+        # A square found just before a redraw is stale: found again and clicked (on a loaded
+        # machine an answer can redraw the board between the two).
+        for attempt in range(5):
+            try:
+                self.square(sq).click()
+                break
+            except StaleElementReferenceException:
+                if attempt == 4:
+                    raise
+                time.sleep(0.1)
         # The board is drawn anew after every answer: wait until it is.
         self.wait_for(lambda: self.d.execute_script(
             "return document.querySelector('[data-role=\"board\"]').innerHTML.length") != stage or self.fen() != fen
