@@ -6,7 +6,8 @@
 //! - [`analysis`]: the reasoning — the facts about one move, computed once ([`explain`]);
 //! - [`report`]: the position report's facts ([`Note`]);
 //! - [`lang`]: the languages and the [`Wording`] each implements (`en`, `zh`);
-//! - [`text`], [`json`], [`svg`]: the renderers.
+//! - [`text`], [`json`], [`svg`]: the renderers;
+//! - [`judge`]: a recorded game judged, its findings in words (`arbiter referee`, the board's review).
 //!
 //! The Laws themselves (the referee, dead positions, PGN) are `crate::rules`; the command
 //! line is `crate::tools::explain`.
@@ -14,6 +15,7 @@
 pub mod analysis;
 mod en;
 pub mod json;
+pub mod judge;
 pub mod lang;
 pub mod reason;
 pub mod report;

@@ -3,6 +3,8 @@
 //! concern), and stepped through ply by ply.
 
 use crate::chess::{notation, Move, Position};
+use crate::explain::judge::{judge, Judgement};
+use crate::explain::Lang;
 use crate::rules::pgn::{PgnReader, RawGame};
 use crate::rules::Game;
 
@@ -24,6 +26,8 @@ pub struct Review {
     pub texts: Vec<String>,
     /// Plies shown: 0 is the start position, `moves.len()` the last one reached.
     pub cursor: usize,
+    /// The referee's judgement, in every language (the texts are worded once, when read).
+    judgements: Vec<(Lang, Judgement)>,
 }
 
 impl Review {
@@ -48,6 +52,7 @@ impl Review {
                 _ => break,
             }
         }
+        let judgements = Lang::ALL.iter().map(|&lang| (lang, judge(&raw, lang))).collect();
         Ok(Review {
             white: raw.tag("White").unwrap_or("?").to_string(),
             black: raw.tag("Black").unwrap_or("?").to_string(),
@@ -56,6 +61,7 @@ impl Review {
             moves: game.moves().to_vec(),
             texts,
             cursor: 0,
+            judgements,
         })
     }
 
@@ -84,5 +90,10 @@ impl Review {
             let _ = game.play(m);
         }
         game
+    }
+
+    /// The referee's judgement, worded in `lang`.
+    pub fn judgement(&self, lang: Lang) -> Option<&Judgement> {
+        self.judgements.iter().find(|(l, _)| *l == lang).map(|(_, j)| j)
     }
 }

@@ -312,6 +312,16 @@ fn review_view(
     let report = game.report().for_reader(&pos);
     let last_move = game.moves().last().map(|m| (m.from(), m.to()));
     let scene = Scene { flipped, last_move, ..Scene::default() };
+    let findings: Vec<FindingView> = review
+        .judgement(lang)
+        .map(|j| {
+            j.problems
+                .iter()
+                .map(|p| FindingView { ply: p.ply, code: p.code.code(), rule: p.rule.clone(), text: p.text.clone() })
+                .collect()
+        })
+        .unwrap_or_default();
+    let finding_plies: Vec<usize> = findings.iter().map(|f| f.ply).collect();
     let move_explanation = match review.cursor.checked_sub(1) {
         Some(i) => {
             let before = {
@@ -338,10 +348,15 @@ fn review_view(
         selected: None,
         targets: Vec::new(),
         preview: None,
-        explanation: move_explanation.clone(),
+        // The move that led here, and what the referee found at this ply.
+        explanation: move_explanation
+            .iter()
+            .cloned()
+            .chain(findings.iter().filter(|f| f.ply == review.cursor && f.ply > 0).map(|f| f.text.clone()))
+            .collect(),
         claim_result: Vec::new(),
         result: None,
-        moves: move_list(review.start(), review.moves(), &[]),
+        moves: move_list(review.start(), review.moves(), &finding_plies),
         mate_possible: mate_lines(&report, lang),
         tablebase: tablebase_lines(tablebases, &game),
         mode: ModeView { kind: "review", human: None, level: None, drill: None },
@@ -355,7 +370,7 @@ fn review_view(
             plies: review.plies(),
             unplayed: review.texts[review.plies()..].to_vec(),
             move_explanation,
-            findings: Vec::new(),
+            findings,
         }),
         report: ReportJson::from(&report),
     }

@@ -221,9 +221,9 @@ def resign_against_bare_king(p):
 SCHOLAR = """[Event "Test"]
 [White "Learner"]
 [Black "Friend"]
-[Result "1-0"]
+[Result "0-1"]
 
-1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0
+1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 0-1
 """
 
 
@@ -238,6 +238,11 @@ def pgn_review(p):
     p.wait_for(lambda: len(p.d.find_elements(By.CSS_SELECTOR, '[aria-current="step"]')) == 1
                and "Qxf7#" in p.d.find_element(By.CSS_SELECTOR, '[aria-current="step"]').text, "stepped to the end")
     assert "checkmate" in p.text("explanation").lower() or "Checkmate" in p.text("explanation"), p.text("explanation")
+    # The recorded 0-1 is against the Laws (White mated): the referee's finding, at its ply.
+    assert "1-0" in p.text("findings") and "0-1" in p.text("findings"), p.text("findings")
+    last = p.d.find_element(By.CSS_SELECTOR, '[aria-current="step"]')
+    assert "finding" in (last.get_attribute("class") or ""), "the ply of the finding is marked"
+    assert "0-1" in p.text("explanation"), "the finding is explained at its ply"
     p.action("prev").click()
     p.wait_for(lambda: "Nf6" in p.d.find_element(By.CSS_SELECTOR, '[aria-current="step"]').text, "one step back")
     p.action("play-on").click()
