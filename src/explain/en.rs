@@ -5,7 +5,7 @@ use super::lang::{Legend, RefereeText, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
 use super::report::{MateFact, Note};
 use super::text::{join_with, moves_with_uci, shorten, square_names, DeadWhy};
-use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
+use crate::chess::{CastleSide, Color, FenError, Piece, PieceType, Square};
 use crate::rules::unwinnable::Reason as MateReason;
 use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome, ProblemCode};
 
@@ -88,6 +88,10 @@ impl Wording for English {
             other: "other square the reason names",
             char_width: 7,
         }
+    }
+
+    fn fen_error(&self, e: &FenError) -> String {
+        e.to_string()
     }
 
     fn referee(&self, t: &RefereeText) -> String {

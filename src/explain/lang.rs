@@ -6,7 +6,7 @@
 use super::analysis::{CastlingWriting, MoveCategory};
 use super::reason::Reason;
 use super::report::Note;
-use crate::chess::{Color, Piece, Square};
+use crate::chess::{Color, FenError, Piece, Square};
 use crate::rules::pgn::PgnError;
 use crate::rules::ProblemCode;
 
@@ -40,6 +40,8 @@ pub trait Wording: Sync {
     fn board_label(&self, bottom: Color) -> String;
     /// A sentence of `arbiter referee`'s report on a recorded game.
     fn referee(&self, t: &RefereeText) -> String;
+    /// Why a FEN cannot be read.
+    fn fen_error(&self, e: &FenError) -> String;
 }
 
 /// What `arbiter referee` says about a recorded game; the facts (and the reasons, already in

@@ -7,7 +7,7 @@ use super::lang::{Legend, RefereeText, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
 use super::report::{MateFact, Note};
 use super::text::{join_with, moves_with_uci, shorten, square_names, DeadWhy};
-use crate::chess::{CastleSide, Color, Piece, PieceType, Square};
+use crate::chess::{CastleSide, Color, FenError, Piece, PieceType, Square};
 use crate::rules::pgn::PgnError;
 use crate::rules::unwinnable::Reason as MateReason;
 use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome, ProblemCode};
@@ -85,6 +85,39 @@ impl Wording for Chinese {
             other: "理由中提到的其他格子",
             char_width: 12,
         }
+    }
+
+    fn fen_error(&self, e: &FenError) -> String {
+        space_cjk(&match e {
+            FenError::Empty => "FEN 为空".to_string(),
+            FenError::FieldCount(n) => format!(
+                "FEN 有 {n} 个字段；应为 6 个（棋子位置、行棋方、易位权、吃过路兵格、半回合计数、回合数；两个计数可省略）"
+            ),
+            FenError::RankCount(n) => format!("棋子位置有 {n} 个横线；应为 8 个，以“/”分隔"),
+            FenError::BadPieceChar { rank, ch } => {
+                format!("棋子位置第 {} 横线：“{ch}”不是棋子字母（PNBRQK/pnbrqk）或数字 1-8", rank.char())
+            }
+            FenError::RankTooLong { rank } => format!("棋子位置第 {} 横线：超过 8 格", rank.char()),
+            FenError::RankTooShort { rank, files } => format!("棋子位置第 {} 横线：只有 {files} 格；应为 8 格", rank.char()),
+            FenError::KingCount { color, count } => format!("{}有 {count} 个王；应恰好 1 个", color_name(*color)),
+            FenError::PawnOnBackRank { square } => format!("{square} 有兵；兵不可能在第 1 或第 8 横线"),
+            FenError::BadSideToMove(s) => format!("行棋方为“{s}”；应为 w 或 b"),
+            FenError::BadCastling(s) => {
+                format!("易位字段“{s}”不是“-”，也不是 KQkq（X-FEN）或车所在列 A-H/a-h（Shredder-FEN）的组合，每方每侧至多一个车")
+            }
+            FenError::CastlingWithoutPieces { right } => {
+                format!("易位权“{right}”不成立：王不在其底线，或该侧（K/Q）或该列（A-H）没有同色车")
+            }
+            FenError::BadEnPassant(s) => format!("吃过路兵字段“{s}”不是“-”或一个格子"),
+            FenError::ImpossibleEnPassant { square } => format!(
+                "吃过路兵格 {square} 不可能：它须在第 3 横线（黑方走棋）或第 6 横线（白方走棋），为空，且位于刚走两格的敌兵之后"
+            ),
+            FenError::BadHalfmoveClock(s) => format!("半回合计数“{s}”不是 0 到 65535 的数"),
+            FenError::BadFullmoveNumber(s) => format!("回合数“{s}”不是 1 到 65535 的数"),
+            FenError::OpponentInCheck => "不行棋的一方正被将军".to_string(),
+            FenError::TooManyPieces { color, count } => format!("{}有 {count} 个棋子；至多可能有 16 个", color_name(*color)),
+            FenError::TooManyCheckers => "行棋方受到两个以上棋子的将军，任何合法着法都不会造成这种局面".to_string(),
+        })
     }
 
     fn referee(&self, t: &RefereeText) -> String {

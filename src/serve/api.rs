@@ -5,7 +5,7 @@
 use super::board::{Board, BoardError, Mode, Strength};
 use super::review::Review;
 use crate::chess::{Color, PieceType, Square};
-use crate::rules::{Act, DrawClaim, Game};
+use crate::rules::{Act, DrawClaim, Game, GameError};
 use serde::Deserialize;
 
 /// The largest JSON body the server reads (a PGN of [`super::review::MAX_PGN_BYTES`] fits).
@@ -33,7 +33,11 @@ impl NewBoard {
             return Err(BoardError::Input("too many moves (at most 2000)".into()));
         }
         let fen = self.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
-        let mut game = Game::from_fen_and_moves::<&str>(fen, &[]).map_err(|e| BoardError::Input(e.to_string()))?;
+        let mut game = match Game::from_fen_and_moves::<&str>(fen, &[]) {
+            Ok(g) => g,
+            Err(GameError::Fen(e)) => return Err(BoardError::Fen(e)),
+            Err(e) => return Err(BoardError::Input(e.to_string())),
+        };
         game.set_chess960(self.chess960);
         for (i, m) in self.moves.iter().enumerate() {
             game.play_text(m).map_err(|e| BoardError::Input(format!("move {} ('{m}'): {e}", i + 1)))?;
@@ -223,7 +227,7 @@ pub fn apply(board: &mut Board, action: Action) -> Result<(), BoardError> {
         Action::Drill { id } => board.drill(&id),
         Action::Branch { which } => board.branch(which),
         Action::LoadPgn { pgn } => {
-            let review = Review::read(&pgn).map_err(BoardError::Input)?;
+            let review = Review::read(&pgn).map_err(BoardError::Pgn)?;
             board.start_review(review);
             Ok(())
         }

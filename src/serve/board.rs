@@ -80,7 +80,16 @@ pub enum BoardError {
     NothingToUndo,
     /// A promotion piece must be chosen first.
     PromotionPending,
-    /// Bad input: a FEN, a move list, a PGN, a drill name; the text says which and why.
+    /// The game is over: no claim or act can follow.
+    GameOver,
+    /// No move was typed.
+    EmptyMove,
+    /// The FEN cannot be read.
+    Fen(crate::chess::FenError),
+    /// The PGN cannot be reviewed.
+    Pgn(super::review::ReviewError),
+    /// Other bad input (what only the API can send: a move list, a drill name, ...); the text
+    /// says which and why.
     Input(String),
 }
 
@@ -285,7 +294,7 @@ impl Board {
         self.learner_may_move()?;
         let text = text.trim();
         if text.is_empty() {
-            return Err(BoardError::Input("type a move: e4, Nf3, O-O or e2e4".into()));
+            return Err(BoardError::EmptyMove);
         }
         let ex = explain(&self.game, text).for_reader(&self.game);
         match ex.legal_move() {
@@ -374,7 +383,7 @@ impl Board {
             return Err(BoardError::InReview);
         }
         if self.ending.is_some() {
-            return Err(BoardError::Input("the game is already over".into()));
+            return Err(BoardError::GameOver);
         }
         let side = side.unwrap_or(match self.mode {
             Mode::Engine { human, .. } => human,

@@ -6,11 +6,12 @@
 use super::api::{self, Action, NewBoard, MAX_BODY_BYTES};
 use super::board::{Board, BoardError};
 use super::player::{think_if_due, Engines};
+use super::review::ReviewError;
 use super::store::{lock, Store};
 use super::view::{legend, view, LegendEntry};
 use super::words::{page_words, PageWords};
 use crate::explain::json::{ExplanationJson, ReportJson};
-use crate::explain::{explain, Lang};
+use crate::explain::{explain, Lang, RefereeText};
 use crate::rules::pgn::{write_pgn, PgnGame};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -223,6 +224,14 @@ fn board_error(e: &BoardError, lang: Lang) -> Answer {
         BoardError::NothingToConfirm => Answer::error(409, w.error_nothing_to_confirm),
         BoardError::NothingToUndo => Answer::error(409, w.error_nothing_to_undo),
         BoardError::PromotionPending => Answer::error(409, w.error_promotion_pending),
+        BoardError::GameOver => Answer::error(409, w.error_game_over),
+        BoardError::EmptyMove => Answer::error(400, w.error_empty_move),
+        BoardError::Fen(e) => Answer::error(400, &format!("{} {}", w.error_bad_fen, lang.words().fen_error(e))),
+        BoardError::Pgn(ReviewError::TooLarge) => Answer::error(400, w.error_pgn_too_large),
+        BoardError::Pgn(ReviewError::NoGame) => Answer::error(400, w.error_no_game),
+        BoardError::Pgn(ReviewError::Unreadable(error)) => {
+            Answer::error(400, &lang.words().referee(&RefereeText::Unreadable { error }))
+        }
         BoardError::Input(text) => Answer::error(400, text),
     }
 }

@@ -5,12 +5,23 @@
 use crate::chess::{notation, Move, Position};
 use crate::explain::judge::{judge, Judgement};
 use crate::explain::Lang;
-use crate::rules::pgn::{PgnReader, RawGame};
+use crate::rules::pgn::{PgnError, PgnReader, RawGame};
 use crate::rules::Game;
 
 /// The largest PGN text the board reads (a game of a few hundred moves with comments is a
 /// few kilobytes; this keeps one request's work bounded).
 pub const MAX_PGN_BYTES: usize = 256 * 1024;
+
+/// Why a PGN text cannot be reviewed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReviewError {
+    /// Larger than [`MAX_PGN_BYTES`].
+    TooLarge,
+    /// No game in the text.
+    NoGame,
+    /// The first game cannot be read (a broken tag, unbalanced brackets, a bad FEN tag, ...).
+    Unreadable(PgnError),
+}
 
 /// A recorded game, stepped through.
 #[derive(Clone, Debug)]
@@ -32,18 +43,18 @@ pub struct Review {
 
 impl Review {
     /// The first game of `pgn`, or why it cannot be reviewed.
-    pub fn read(pgn: &str) -> Result<Review, String> {
+    pub fn read(pgn: &str) -> Result<Review, ReviewError> {
         if pgn.len() > MAX_PGN_BYTES {
-            return Err(format!("the PGN is larger than {} KiB", MAX_PGN_BYTES / 1024));
+            return Err(ReviewError::TooLarge);
         }
         let raw: RawGame = PgnReader::new(pgn.as_bytes())
             .next()
-            .ok_or_else(|| "no game in the PGN text".to_string())?
-            .map_err(|e| format!("the PGN cannot be read: {e}"))?;
+            .ok_or(ReviewError::NoGame)?
+            .map_err(|e| ReviewError::Unreadable(PgnError::Read(e.to_string())))?;
         if let Some(e) = &raw.error {
-            return Err(format!("the PGN cannot be read: {e}"));
+            return Err(ReviewError::Unreadable(e.clone()));
         }
-        let start = raw.start_position().map_err(|e| e.to_string())?;
+        let start = raw.start_position().map_err(ReviewError::Unreadable)?;
         let texts: Vec<String> = raw.moves().map(str::to_string).collect();
         let mut game = Game::new(start);
         for text in &texts {

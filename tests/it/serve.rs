@@ -147,6 +147,17 @@ fn a_board_answers_in_the_laws_words() {
     assert_eq!(ex["legal"], false);
     assert_eq!(ex["reasons"][0]["code"], "exposes_king");
     assert!(ex["reasons"][0]["text"].as_str().is_some_and(|t| t.contains("牵制")), "{ex}");
+    // Refusals a learner can meet on the page are worded in the page's language too.
+    let (status, e) = s.json(
+        "POST",
+        &format!("/api/boards/{id}?lang=zh"),
+        Some(r#"{"action": "set-position", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}"#),
+    );
+    assert_eq!(status, 400);
+    assert!(e["error"].as_str().is_some_and(|t| t.contains("无法设置此局面") && t.contains("王")), "{e}");
+    let (status, e) = s.json("POST", &format!("/api/boards/{id}?lang=zh"), Some(r#"{"action": "move", "text": " "}"#));
+    assert_eq!(status, 400);
+    assert!(e["error"].as_str().is_some_and(|t| t.contains("请先输入着法")), "{e}");
     // In Chinese, the same board.
     let (_, v) = s.json("GET", &format!("/api/boards/{id}?lang=zh&flip=1"), None);
     assert!(v["status"][0].as_str().is_some_and(|t| t.contains("轮到黑方")), "{}", v["status"]);
@@ -162,7 +173,7 @@ fn bad_requests_are_refused_by_name_and_change_nothing() {
     s.act(&id, r#"{"action": "confirm"}"#);
     let before = s.json("GET", &format!("/api/boards/{id}"), None).1["fen"].clone();
     let cases: &[(&str, &str, Option<&str>, u16, &str)] = &[
-        ("POST", "board", Some(r#"{"action": "set-position", "fen": "8/8/8 w - - 0 1"}"#), 400, "FEN"),
+        ("POST", "board", Some(r#"{"action": "set-position", "fen": "8/8/8 w - - 0 1"}"#), 400, "3 ranks"),
         ("POST", "board", Some(r#"{"action": "set-position", "moves": ["e4", "e4"]}"#), 400, "move 2"),
         ("POST", "board", Some(r#"{"action": "click", "square": "i9"}"#), 400, "not a square"),
         ("POST", "board", Some(r#"{"action": "fly"}"#), 400, "unknown variant"),

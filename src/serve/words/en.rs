@@ -73,6 +73,11 @@ pub const WORDS: PageWords = PageWords {
     error_nothing_to_undo: "There is no move to take back.",
     error_promotion_pending: "Choose the piece the pawn becomes first.",
     error_not_a_player: "Name a player: white or black.",
+    error_game_over: "The game is over: no claim, resignation or flag fall can follow. Take back, or start anew.",
+    error_empty_move: "Type a move first: e4, Nf3, O-O or e2e4.",
+    error_bad_fen: "This position cannot be set:",
+    error_pgn_too_large: "The PGN is too large (at most 256 KiB).",
+    error_no_game: "There is no game in this text.",
     drills: [
         rule(
             "How do you win?",

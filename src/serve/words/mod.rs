@@ -105,6 +105,11 @@ pub struct PageWords {
     pub error_nothing_to_undo: &'static str,
     pub error_promotion_pending: &'static str,
     pub error_not_a_player: &'static str,
+    pub error_game_over: &'static str,
+    pub error_empty_move: &'static str,
+    pub error_bad_fen: &'static str,
+    pub error_pgn_too_large: &'static str,
+    pub error_no_game: &'static str,
     pub drills: [DrillText; COUNT],
 }
 

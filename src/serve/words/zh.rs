@@ -73,6 +73,11 @@ pub const WORDS: PageWords = PageWords {
     error_nothing_to_undo: "没有可以悔的着法。",
     error_promotion_pending: "请先选择兵升变成的棋子。",
     error_not_a_player: "请指明一方：white 或 black。",
+    error_game_over: "对局已结束：不能再申请和棋、认输或落旗。可悔棋或重新开始。",
+    error_empty_move: "请先输入着法：e4、Nf3、O-O 或 e2e4。",
+    error_bad_fen: "无法设置此局面：",
+    error_pgn_too_large: "PGN 太大（至多 256 KiB）。",
+    error_no_game: "这段文字中没有对局。",
     drills: [
         rule("国际象棋怎样获胜？", "将杀对方王即可获胜；不能把王吃掉。白王f6、白后g6、黑王h8：找出将杀（Qg7#），再试一步只是将军而不是将杀的着法。"),
         rule("一回合能走几颗棋子？", "白方已走 e2→e4，轮到黑方。试着再走一颗白子（Nf3），然后替黑方应着。"),
