@@ -132,6 +132,8 @@ pub struct View {
     /// The explanation panel: a preview's full explanation (reasons with their articles), or
     /// why a selection, a move, a claim or an act was refused or how it was ruled.
     pub explanation: Vec<String>,
+    /// The draws the player to move may claim now, or by declaring a move (9.2, 9.3).
+    pub claims_offered: Vec<String>,
     /// The last claim's verdict.
     pub claim_result: Vec<String>,
     pub result: Option<ResultView>,
@@ -273,6 +275,7 @@ pub fn view(id: &str, board: &mut Board, lang: Lang, flipped: bool, tablebases: 
         targets,
         preview,
         explanation,
+        claims_offered: if board.ending().is_some() { Vec::new() } else { claims_offered(&report, lang) },
         claim_result,
         result,
         moves: move_list(game.start(), game.moves(), &[]),
@@ -354,6 +357,7 @@ fn review_view(
             .cloned()
             .chain(findings.iter().filter(|f| f.ply == review.cursor && f.ply > 0).map(|f| f.text.clone()))
             .collect(),
+        claims_offered: Vec::new(),
         claim_result: Vec::new(),
         result: None,
         moves: move_list(review.start(), review.moves(), &finding_plies),
@@ -388,6 +392,17 @@ fn status_lines(report: &PositionReport, lang: Lang) -> Vec<String> {
     report_notes(report, false)
         .into_iter()
         .filter(|n| matches!(n, Note::ToMove { .. } | Note::Check { .. } | Note::NotInCheck { .. }))
+        .map(|n| note_text(&n, lang))
+        .collect()
+}
+
+/// The claims the report offers the player to move.
+fn claims_offered(report: &PositionReport, lang: Lang) -> Vec<String> {
+    report_notes(report, false)
+        .into_iter()
+        .filter(|n| {
+            matches!(n, Note::ClaimThreefoldNow { .. } | Note::ClaimFiftyNow { .. } | Note::ClaimWithMove { .. })
+        })
         .map(|n| note_text(&n, lang))
         .collect()
 }

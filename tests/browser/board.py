@@ -199,6 +199,8 @@ def threefold_claims(p):
     refused = p.text("claim-result")
     assert "incorrect" in refused and "2 times" in refused and "9.5.3" in refused, refused
     assert p.text("result") == ""
+    # The claim the report offers: by declaring Ng8 (9.2.1.1).
+    assert "Ng8" in p.text("claims-offered") and "9.2.1.1" in p.text("claims-offered"), p.text("claims-offered")
     # With the intended move Ng8 (preview, then claim): the third occurrence, accepted.
     p.click_square("f6")
     p.click_square("g8")

@@ -170,6 +170,7 @@
     why.setAttribute('aria-expanded', String(state.showWhy));
     lines($('explanation'), v.preview && !state.showWhy ? [] : v.explanation);
     lines($('claim-result'), v.claim_result);
+    lines($('claims-offered'), v.claims_offered);
     // A refusal, a ruling or a claim's verdict also pops up at the bottom, in reach on a phone.
     const notice = v.preview || v.stage === 'promotion' || v.review ? [] : v.claim_result.concat(v.explanation);
     lines($('notice-lines'), notice);
