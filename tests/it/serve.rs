@@ -390,3 +390,40 @@ fn the_command_line_warns_and_refuses() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// Castling is the king moved two squares; in Chess960 the king onto its own rook; promotion
+/// asks for the piece.
+#[test]
+fn castling_and_promotion_on_the_board() {
+    let s = Server::start(&[]);
+    let targets = |v: &serde_json::Value| -> Vec<String> {
+        v["targets"].as_array().unwrap().iter().map(|t| t["square"].as_str().unwrap().to_string()).collect()
+    };
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let id = s.board(&format!(r#"{{"fen": "{fen}"}}"#));
+    let (_, v) = s.act(&id, r#"{"action": "click", "square": "e1"}"#);
+    assert!(targets(&v).contains(&"g1".into()) && targets(&v).contains(&"c1".into()), "{:?}", targets(&v));
+    let (_, v) = s.act(&id, r#"{"action": "click", "square": "g1"}"#);
+    assert_eq!(v["preview"]["san"], "O-O", "{}", v["preview"]);
+    assert!(v["preview"]["summary"].to_string().contains("castling"), "{}", v["preview"]);
+    // Clicking the own rook selects it in standard chess.
+    s.act(&id, r#"{"action": "cancel"}"#);
+    s.act(&id, r#"{"action": "click", "square": "e1"}"#);
+    let (_, v) = s.act(&id, r#"{"action": "click", "square": "h1"}"#);
+    assert_eq!(v["selected"], "h1");
+    // Chess960: the king onto its own rook.
+    let id = s.board(&format!(r#"{{"fen": "{fen}", "chess960": true}}"#));
+    let (_, v) = s.act(&id, r#"{"action": "click", "square": "e1"}"#);
+    assert!(targets(&v).contains(&"h1".into()) && targets(&v).contains(&"a1".into()), "{:?}", targets(&v));
+    let (_, v) = s.act(&id, r#"{"action": "click", "square": "a1"}"#);
+    assert_eq!(v["preview"]["san"], "O-O-O", "{}", v["preview"]);
+    let (_, v) = s.act(&id, r#"{"action": "confirm"}"#);
+    assert_eq!(v["moves"][0]["uci"], "e1a1");
+    // Promotion: the piece is asked, then previewed.
+    let id = s.board(r#"{"fen": "8/k1P5/2p5/2K5/8/8/8/8 w - - 0 1"}"#);
+    s.act(&id, r#"{"action": "click", "square": "c7"}"#);
+    let (_, v) = s.act(&id, r#"{"action": "click", "square": "c8"}"#);
+    assert_eq!(v["stage"], "promotion");
+    let (_, v) = s.act(&id, r#"{"action": "promote", "piece": "queen"}"#);
+    assert!(v["preview"]["summary"].to_string().contains("Stalemate"), "{}", v["preview"]);
+}
