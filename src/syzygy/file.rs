@@ -1,13 +1,12 @@
 //! A table file on disk: checked when found (name, size, magic number, the whole
-//! header against the name and the size), its bytes read on the first probe.
-//!
-//! Why read the whole file then rather than map it: mapping a file needs `unsafe` (or
-//! a crate that wraps it), and the tables this is for are small (all 3-4-piece tables
-//! are 4.2 MiB, a 5-piece file a few MiB). Each file is read at most once, under its
-//! own lock, by whichever search thread needs it first; the others wait for it.
+//! header against the name, and the size the header lays out against the file's), then
+//! read a page at a time as probes need it, through the page cache of its
+//! [`Tablebases`](super::Tablebases) ([`super::cache`]).
 
-use super::table::{Kind, Layout};
-use super::{Bytes, Corrupt, ProbeError, SHORT};
+use super::cache::{Cache, FileRef, ReadError};
+use super::table::{Kind, Layout, Stored};
+use super::{Bytes, Corrupt, ProbeError, Source, SHORT};
+use crate::chess::Position;
 use crate::syzygy::material::Material;
 use once_cell::sync::OnceCell;
 use std::io::Read;
@@ -16,19 +15,26 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub(super) struct TableFile {
     path: PathBuf,
+    /// Names the file in the cache.
+    id: u32,
     len: u64,
     layout: Layout,
-    /// The file's bytes, read on first use (or why they could not be).
-    bytes: OnceCell<Result<Box<[u8]>, String>>,
     /// Set when a probe found the file damaged: it is not used again.
     broken: OnceCell<String>,
     /// The damage has been reported once.
     reported: AtomicBool,
 }
 
+/// The size of a file whose header lays out `end` bytes: each value store is padded to
+/// 64 bytes, and a 16-byte checksum follows.
+fn expected_size(end: u64) -> u64 {
+    end.next_multiple_of(64) + 16
+}
+
 impl TableFile {
     /// Checks the file at `path` as a `kind` table of `material`; the error says why not.
-    pub fn open(path: &Path, kind: Kind, material: Material) -> Result<TableFile, String> {
+    /// `id` names it in the cache of the tables it joins.
+    pub fn open(path: &Path, kind: Kind, material: Material, id: u32) -> Result<TableFile, String> {
         let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
         if !meta.is_file() {
             return Err("not a file".to_string());
@@ -54,14 +60,16 @@ impl TableFile {
                 Ok(layout) => break layout,
             }
         };
-        if layout.end > len {
-            return Err(format!("the header describes {} bytes, the file has {len} (cut short?)", layout.end));
+        let expected = expected_size(layout.end);
+        if expected != len {
+            let why = if expected > len { "cut short?" } else { "padded, or its header damaged?" };
+            return Err(format!("the header describes {expected} bytes, the file has {len} ({why})"));
         }
         Ok(TableFile {
             path: path.to_path_buf(),
+            id,
             len,
             layout,
-            bytes: OnceCell::new(),
             broken: OnceCell::new(),
             reported: AtomicBool::new(false),
         })
@@ -71,25 +79,17 @@ impl TableFile {
         &self.path
     }
 
-    /// The header and the bytes, reading the file if this is its first use.
-    pub fn get(&self) -> Result<(&Layout, Bytes<'_>), ProbeError> {
+    /// The stored value of `pos` (see `Layout::probe`), reading what it needs through
+    /// `cache`; a file found damaged is marked so and fails from then on.
+    pub fn probe(&self, cache: &Cache, pos: &Position, wdl: i32) -> Result<Stored, ProbeError> {
         if let Some(why) = self.broken.get() {
             return Err(self.damaged(why.clone()));
         }
-        let bytes = self.bytes.get_or_init(|| {
-            let data = std::fs::read(&self.path).map_err(|e| e.to_string())?;
-            if data.len() as u64 != self.len {
-                return Err(format!("its size changed from {} to {} bytes since it was checked", self.len, data.len()));
-            }
-            Ok(data.into_boxed_slice())
-        });
-        match bytes {
-            Ok(b) => Ok((&self.layout, Bytes(b))),
-            Err(e) => Err(self.mark_broken(e)),
-        }
+        let source = FileSource { file: FileRef { id: self.id, path: &self.path, len: self.len }, cache };
+        self.layout.probe(&source, pos, wdl).map_err(|e| self.mark_broken(e.0))
     }
 
-    /// Marks the file damaged (a probe found it so) and returns the error to report.
+    /// Marks the file damaged and returns the error to report.
     pub fn mark_broken(&self, why: &str) -> ProbeError {
         let why = self.broken.get_or_init(|| why.to_string());
         self.damaged(why.clone())
@@ -102,5 +102,28 @@ impl TableFile {
 
     fn damaged(&self, reason: String) -> ProbeError {
         ProbeError::Damaged { path: self.path.display().to_string(), reason }
+    }
+}
+
+/// A table file read through the page cache.
+struct FileSource<'a> {
+    file: FileRef<'a>,
+    cache: &'a Cache,
+}
+
+impl Source for FileSource<'_> {
+    fn read(&self, at: u64, buf: &mut [u8]) -> Result<(), Corrupt> {
+        self.cache.read(self.file, at, buf).map_err(|e| match e {
+            ReadError::PastEnd => Corrupt(SHORT),
+            ReadError::Shrunk => Corrupt("the file is shorter than when it was checked"),
+            ReadError::SizeChanged => Corrupt("its size changed since it was checked"),
+            ReadError::Io(e) => {
+                log::warn!("Syzygy: reading {}: {e}", self.file.path.display());
+                Corrupt("the file cannot be read")
+            }
+        })
+    }
+    fn len(&self) -> u64 {
+        self.file.len
     }
 }

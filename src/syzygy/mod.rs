@@ -2,7 +2,8 @@
 //! `.rtbz` (distance to zeroing) files, written from the public description of the
 //! format; it depends on [`crate::chess`] only.
 //!
-//! - [`file`]: finding and checking a file, reading its bytes on first use;
+//! - [`file`]: finding and checking a file;
+//! - [`cache`]: reading files by page, through a cache of bounded size;
 //! - [`table`]: the header (pieces, groups, where the values are) and one look-up;
 //! - [`encode`]: a position's index in a table;
 //! - [`pairs`]: the compressed values (Huffman-coded recursive pairs);
@@ -16,6 +17,7 @@
 //! makes that probe (and later ones of that table) fail with an error, never return a
 //! value. [`Tablebases`] is shared freely between threads.
 
+pub mod cache;
 mod encode;
 mod file;
 pub mod material;
@@ -48,6 +50,9 @@ pub enum ProbeError {
     Damaged { path: String, reason: String },
     /// Tables hold no positions where castling is still possible.
     CastlingRights,
+    /// The tables of a material give a position a value that no move of it has (a
+    /// damaged header can do that without failing any check): they are not used again.
+    Inconsistent { table: String, fen: String, value: Wdl, best: Wdl, files: String },
 }
 
 impl fmt::Display for ProbeError {
@@ -58,6 +63,13 @@ impl fmt::Display for ProbeError {
             }
             ProbeError::Damaged { path, reason } => write!(f, "{path} is damaged ({reason}); it is no longer used"),
             ProbeError::CastlingRights => f.write_str("tables hold no positions with castling rights"),
+            ProbeError::Inconsistent { table, fen, value, best, files } => write!(
+                f,
+                "the {table} tables contradict themselves: {fen} is a {} but its best move a {}; \
+                 {files} are damaged and no longer used",
+                value.name(),
+                best.name()
+            ),
         }
     }
 }
@@ -71,7 +83,32 @@ pub(crate) struct Corrupt(pub &'static str);
 /// Reading past the end of the bytes at hand.
 pub(crate) const SHORT: &str = "file ends too early";
 
-/// A table's bytes, every read checked.
+/// Where a table's bytes come from: its file through the page cache ([`file::FileSource`])
+/// or bytes in memory (a header being checked; tests). Every read is checked.
+pub(crate) trait Source {
+    /// The bytes at `at..at + buf.len()`; an error if they are not all there.
+    fn read(&self, at: u64, buf: &mut [u8]) -> Result<(), Corrupt>;
+    /// How many bytes there are.
+    fn len(&self) -> u64;
+
+    fn u8(&self, at: u64) -> Result<u8, Corrupt> {
+        let mut b = [0u8; 1];
+        self.read(at, &mut b)?;
+        Ok(b[0])
+    }
+    fn u16_le(&self, at: u64) -> Result<u16, Corrupt> {
+        let mut b = [0u8; 2];
+        self.read(at, &mut b)?;
+        Ok(u16::from_le_bytes(b))
+    }
+    fn u32_le(&self, at: u64) -> Result<u32, Corrupt> {
+        let mut b = [0u8; 4];
+        self.read(at, &mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+}
+
+/// Bytes in memory, every read checked.
 #[derive(Clone, Copy)]
 pub(crate) struct Bytes<'a>(&'a [u8]);
 
@@ -81,24 +118,26 @@ impl<'a> Bytes<'a> {
         let end = start.checked_add(n as usize).ok_or(Corrupt(SHORT))?;
         self.0.get(start..end).ok_or(Corrupt(SHORT))
     }
-    fn u8(&self, at: u64) -> Result<u8, Corrupt> {
-        Ok(self.slice(at, 1)?[0])
-    }
-    fn u16_le(&self, at: u64) -> Result<u16, Corrupt> {
-        let s = self.slice(at, 2)?;
-        Ok(u16::from_le_bytes([s[0], s[1]]))
-    }
-    fn u32_le(&self, at: u64) -> Result<u32, Corrupt> {
-        let s = self.slice(at, 4)?;
-        Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-    }
-    /// Big-endian bits of the code stream; bytes past the end of the file read as 0
-    /// (the decoder reads ahead of the codes it uses).
+    /// Big-endian bits of the code stream; bytes past the end read as 0 (the decoder
+    /// reads ahead of the codes it uses).
     fn u32_be_or_zero(&self, at: u64) -> u32 {
         (0..4).fold(0u32, |v, i| v << 8 | self.u8(at + i).unwrap_or(0) as u32)
     }
     fn u64_be_or_zero(&self, at: u64) -> u64 {
         (self.u32_be_or_zero(at) as u64) << 32 | self.u32_be_or_zero(at + 4) as u64
+    }
+}
+
+impl Source for Bytes<'_> {
+    fn read(&self, at: u64, buf: &mut [u8]) -> Result<(), Corrupt> {
+        buf.copy_from_slice(self.slice(at, buf.len() as u64)?);
+        Ok(())
+    }
+    fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
+    fn u8(&self, at: u64) -> Result<u8, Corrupt> {
+        Ok(self.slice(at, 1)?[0])
     }
 }
 
@@ -118,6 +157,10 @@ pub struct Tablebases {
     max_pieces: u32,
     /// Damaged files found by probes and not yet reported (see [`Tablebases::take_problems`]).
     problems: Mutex<Vec<String>>,
+    /// Files checked so far: each one's number names it in the cache.
+    files_checked: u32,
+    /// The pages of the files read lately (all files together; see [`cache`]).
+    cache: cache::Cache,
 }
 
 /// What loading a `SyzygyPath` found.
@@ -156,13 +199,34 @@ impl Tablebases {
         let mut tb = Tablebases::empty();
         let mut report = LoadReport::default();
         let separator = if cfg!(windows) { ';' } else { ':' };
+        let mut read: Vec<std::path::PathBuf> = Vec::new();
+        // Tables skipped as found first elsewhere: counted by (directory, where found first).
+        let mut shadowed: BTreeMap<(String, String), usize> = BTreeMap::new();
         for dir in path.split(separator).map(str::trim).filter(|d| !d.is_empty()) {
-            tb.add_directory(Path::new(dir), &mut report);
+            let same = std::fs::canonicalize(dir).unwrap_or_else(|_| Path::new(dir).to_path_buf());
+            if read.contains(&same) {
+                report.problems.push(format!("directory '{dir}' is listed more than once: read once"));
+                continue;
+            }
+            read.push(same);
+            tb.add_directory(Path::new(dir), &mut report, &mut shadowed);
+        }
+        for ((dir, first), n) in shadowed {
+            report
+                .problems
+                .push(format!("skipped {n} files in '{dir}': tables of the same name were found first in '{first}'"));
+        }
+        // A DTZ file is probed only after its WDL file: alone it is of no use.
+        for entry in tb.entries.iter_mut().filter(|e| e.wdl.is_none()) {
+            if let Some(dtz) = entry.dtz.take() {
+                report.dtz -= 1;
+                report.problems.push(format!("'{}' is unusable without its WDL file (.rtbw)", dtz.path().display()));
+            }
         }
         (tb, report)
     }
 
-    fn add_directory(&mut self, dir: &Path, report: &mut LoadReport) {
+    fn add_directory(&mut self, dir: &Path, report: &mut LoadReport, shadowed: &mut BTreeMap<(String, String), usize>) {
         let listing = match std::fs::read_dir(dir) {
             Ok(l) => l,
             Err(e) => {
@@ -183,7 +247,9 @@ impl Tablebases {
                 report.problems.push(format!("skipped '{}': not a table name", path.display()));
                 continue;
             };
-            let table = match TableFile::open(&path, kind, material) {
+            let id = self.files_checked;
+            self.files_checked += 1;
+            let table = match TableFile::open(&path, kind, material, id) {
                 Ok(t) => t,
                 Err(e) => {
                     report.problems.push(format!("skipped '{}': {e}", path.display()));
@@ -200,7 +266,8 @@ impl Tablebases {
                 Kind::Dtz => &mut self.entries[index].dtz,
             };
             if let Some(old) = slot.as_ref() {
-                report.problems.push(format!("skipped '{}': {} was found first", path.display(), old.path().display()));
+                let first = old.path().parent().unwrap_or(Path::new("")).display().to_string();
+                *shadowed.entry((dir.display().to_string(), first)).or_default() += 1;
                 continue;
             }
             *slot = Some(table);
@@ -220,6 +287,11 @@ impl Tablebases {
         self.max_pieces
     }
 
+    /// Bytes of table data kept in memory now (at most [`cache::CACHE_BYTES`]).
+    pub fn cached_bytes(&self) -> usize {
+        self.cache.kept().1
+    }
+
     pub fn is_empty(&self) -> bool {
         self.max_pieces == 0
     }
@@ -229,14 +301,39 @@ impl Tablebases {
         std::mem::take(&mut *self.problems.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
+    /// Marks the tables of `pos`'s material damaged, as its value `value` contradicts the
+    /// best of its moves' `best`; the error, reported once, says so.
+    fn contradiction(&self, pos: &crate::chess::Position, value: Wdl, best: Wdl) -> ProbeError {
+        let material = Material::of(pos);
+        let entry = self.by_material.get(&material).map(|&i| &self.entries[i]);
+        let files: Vec<&TableFile> =
+            entry.into_iter().flat_map(|e| [e.wdl.as_ref(), e.dtz.as_ref()]).flatten().collect();
+        let names: Vec<String> = files.iter().map(|f| f.path().display().to_string()).collect();
+        let error = ProbeError::Inconsistent {
+            table: material.canonical().to_string(),
+            fen: pos.to_fen(),
+            value,
+            best,
+            files: names.join(" and "),
+        };
+        // Said once, as this error, however many files it stops.
+        let first = files.iter().fold(false, |any, f| {
+            f.mark_broken("its values contradict each other");
+            f.first_report() || any
+        });
+        if first {
+            self.problems.lock().unwrap_or_else(|e| e.into_inner()).push(error.to_string());
+        }
+        error
+    }
+
     /// The stored value of `pos` in its WDL (`dtz` false) or DTZ table; see `Layout::probe`.
     fn stored(&self, pos: &crate::chess::Position, dtz: bool, wdl: i32) -> Result<table::Stored, ProbeError> {
         let material = Material::of(pos);
         let missing = || ProbeError::Missing { table: material.canonical().to_string(), dtz };
         let entry = self.by_material.get(&material).map(|&i| &self.entries[i]).ok_or_else(missing)?;
         let file = if dtz { entry.dtz.as_ref() } else { entry.wdl.as_ref() }.ok_or_else(missing)?;
-        let result =
-            file.get().and_then(|(layout, bytes)| layout.probe(&bytes, pos, wdl).map_err(|e| file.mark_broken(e.0)));
+        let result = file.probe(&self.cache, pos, wdl);
         if let Err(e @ ProbeError::Damaged { .. }) = &result {
             if file.first_report() {
                 self.problems.lock().unwrap_or_else(|e| e.into_inner()).push(e.to_string());

@@ -9,7 +9,7 @@
 //! of the blocks (2 bytes a block: values in it minus one) and the blocks themselves.
 //! Every read is checked against the file: a damaged file gives an error, not a value.
 
-use super::{Bytes, Corrupt};
+use super::{Bytes, Corrupt, Source};
 
 /// Where a value store's parts are, and its decoding tables.
 #[derive(Clone, Debug)]
@@ -76,7 +76,8 @@ impl Pairs {
         let real_blocks = b.u32_le(at + 4)? as u64;
         let max_len = b.u8(at + 8)? as u32;
         let min_len = b.u8(at + 9)? as u32;
-        if !(1..=32).contains(&block_size_log) || !(1..=40).contains(&idx_bits) {
+        // The generator's blocks are at most 1 KiB; 64 KiB bounds what one probe reads.
+        if !(1..=16).contains(&block_size_log) || !(1..=40).contains(&idx_bits) {
             return Err(Corrupt("block size or index granularity out of range"));
         }
         // The decoder keeps at least 32 bits in hand: no code may be longer.
@@ -130,7 +131,7 @@ impl Pairs {
     }
 
     /// The value stored for position `idx`.
-    pub fn value(&self, b: &Bytes, idx: u64, dtz: bool) -> Result<u16, Corrupt> {
+    pub fn value(&self, b: &impl Source, idx: u64, dtz: bool) -> Result<u16, Corrupt> {
         match &self.store {
             Store::Single(v) => Ok(*v),
             Store::Coded(c) => c.value(b, idx, dtz),
@@ -191,15 +192,17 @@ fn symbol_lengths(pairs: &[(u16, u16)]) -> Result<Vec<u32>, Corrupt> {
 }
 
 impl Coded {
-    fn value(&self, b: &Bytes, idx: u64, dtz: bool) -> Result<u16, Corrupt> {
+    fn value(&self, b: &impl Source, idx: u64, dtz: bool) -> Result<u16, Corrupt> {
         let main = idx >> self.idx_bits;
         if main >= self.num_indices {
             return Err(Corrupt("position index beyond the table"));
         }
-        let entry = self.index_at + 6 * main;
-        let mut block = b.u32_le(entry)? as u64;
+        let mut entry = [0u8; 6];
+        b.read(self.index_at + 6 * main, &mut entry)?;
+        let mut block = u32::from_le_bytes([entry[0], entry[1], entry[2], entry[3]]) as u64;
         let half = 1i64 << (self.idx_bits - 1);
-        let mut lit = (idx & ((1 << self.idx_bits) - 1)) as i64 - half + b.u16_le(entry + 4)? as i64;
+        let mut lit =
+            (idx & ((1 << self.idx_bits) - 1)) as i64 - half + u16::from_le_bytes([entry[4], entry[5]]) as i64;
         let block_len = |block: u64| -> Result<i64, Corrupt> {
             if block >= self.blocks {
                 return Err(Corrupt("block number beyond the table"));
@@ -221,37 +224,24 @@ impl Coded {
         if block >= self.real_blocks {
             return Err(Corrupt("block number beyond the data"));
         }
-        let mut ptr = self.data_at + (block << self.block_size_log);
-        let block_end = ptr + (1 << self.block_size_log);
-        let mut code = b.u64_be_or_zero(ptr);
-        ptr += 8;
-        let mut bits_used = 0u32;
-        let sym = loop {
-            let mut l = self.min_len;
-            while code < self.base[(l - self.min_len) as usize] {
-                l += 1;
-                if l > self.max_len {
-                    return Err(Corrupt("invalid code"));
-                }
-            }
-            let k = (l - self.min_len) as usize;
-            let sym = self.lowest[k] as u64 + ((code - self.base[k]) >> (64 - l));
-            let sym = usize::try_from(sym).ok().filter(|&s| s < self.pairs.len()).ok_or(Corrupt("invalid code"))?;
-            let n = self.symlen[sym] as i64 + 1;
-            if lit < n {
-                break sym;
-            }
-            lit -= n;
-            code <<= l;
-            bits_used += l;
-            if bits_used >= 32 {
-                bits_used -= 32;
-                if ptr >= block_end + 8 {
-                    return Err(Corrupt("code runs past its block"));
-                }
-                code |= (b.u32_be_or_zero(ptr) as u64) << bits_used;
-                ptr += 4;
-            }
+        // The block and the 8 bytes after it (the decoder reads ahead; past the end of
+        // the file they read as 0), copied out once, onto the stack for the blocks the
+        // generator writes (64 bytes in WDL files, at most 1 KiB in DTZ files).
+        let start = self.data_at + (block << self.block_size_log);
+        let block_end = 1u64 << self.block_size_log;
+        let want = ((block_end + 8) as usize).min((b.len().saturating_sub(start)) as usize);
+        let (sym, mut lit) = if want <= 64 + 8 {
+            let mut block = [0u8; 64 + 8];
+            b.read(start, &mut block[..want])?;
+            self.decode(Bytes(&block[..want]), lit, block_end)?
+        } else if want <= 1024 + 8 {
+            let mut block = [0u8; 1024 + 8];
+            b.read(start, &mut block[..want])?;
+            self.decode(Bytes(&block[..want]), lit, block_end)?
+        } else {
+            let mut block = vec![0u8; want];
+            b.read(start, &mut block)?;
+            self.decode(Bytes(&block), lit, block_end)?
         };
         // Walk down the pair tree to the value at offset `lit` within the symbol.
         let mut sym = sym;
@@ -267,5 +257,41 @@ impl Coded {
         }
         let value = self.pairs[sym].0;
         Ok(if dtz { value } else { value & 0xFF })
+    }
+
+    /// The symbol at offset `lit` of a block (`block_end`: its size), and the offset of
+    /// the value within that symbol.
+    fn decode(&self, b: Bytes, mut lit: i64, block_end: u64) -> Result<(usize, i64), Corrupt> {
+        let mut ptr = 0u64;
+        let mut code = b.u64_be_or_zero(ptr);
+        ptr += 8;
+        let mut bits_used = 0u32;
+        loop {
+            let mut l = self.min_len;
+            while code < self.base[(l - self.min_len) as usize] {
+                l += 1;
+                if l > self.max_len {
+                    return Err(Corrupt("invalid code"));
+                }
+            }
+            let k = (l - self.min_len) as usize;
+            let sym = self.lowest[k] as u64 + ((code - self.base[k]) >> (64 - l));
+            let sym = usize::try_from(sym).ok().filter(|&s| s < self.pairs.len()).ok_or(Corrupt("invalid code"))?;
+            let n = self.symlen[sym] as i64 + 1;
+            if lit < n {
+                return Ok((sym, lit));
+            }
+            lit -= n;
+            code <<= l;
+            bits_used += l;
+            if bits_used >= 32 {
+                bits_used -= 32;
+                if ptr >= block_end + 8 {
+                    return Err(Corrupt("code runs past its block"));
+                }
+                code |= (b.u32_be_or_zero(ptr) as u64) << bits_used;
+                ptr += 4;
+            }
+        }
     }
 }

@@ -52,8 +52,11 @@ pub fn rank_moves(
     // distance to zeroing then only shrinks, so no position comes back.
     let repeated = seen(pos.key()) > 1 || since_zeroing.iter().any(|&k| seen(k) > 1);
     let mut ranked = Vec::new();
+    // The best of the moves' values by the tables (repetitions aside), to check the root's.
+    let mut best_sign = -1;
     for &mv in legal_moves(pos).iter() {
         let child = pos.make_move(mv);
+        let repeats = !is_zeroing(pos, mv) && seen(child.key()) >= 2;
         let mut dtz = if is_zeroing(pos, mv) {
             match tb.probe_wdl(&child)?.negate() {
                 Wdl::Win => 1,
@@ -62,12 +65,18 @@ pub fn rank_moves(
                 Wdl::BlessedLoss => -101,
                 Wdl::Loss => -1,
             }
-        } else if seen(child.key()) >= 2 {
-            0 // the move repeats a position for the third time: a draw
+        } else if repeats {
+            // The move repeats a position for the third time: a draw (its value by the
+            // tables still counts for the check below).
+            best_sign = best_sign.max(-(tb.probe_wdl(&child)? as i32).signum());
+            0
         } else {
             let d = -tb.probe_dtz(&child)?;
             d + d.signum()
         };
+        if !repeats {
+            best_sign = best_sign.max(dtz.signum());
+        }
         // A mating move counts 1, whatever the rounding.
         if dtz == 2 && child.in_check() && !has_legal_move(&child) {
             dtz = 1;
@@ -112,6 +121,20 @@ pub fn rank_moves(
         };
         let rank = 4 * primary - risk;
         ranked.push(RankedMove { mv, dtz, wdl, rank });
+    }
+    // A cheap check where a damaged header would otherwise speak: the root's value must
+    // be that of its best move (by sign: the fifty-move counter, 0 at the root and 1 after
+    // a quiet move, may turn a cursed win into a win one ply on).
+    if !ranked.is_empty() {
+        let value = tb.probe_wdl(pos)?;
+        if (value as i32).signum() != best_sign {
+            let best = match best_sign {
+                1 => Wdl::Win,
+                0 => Wdl::Draw,
+                _ => Wdl::Loss,
+            };
+            return Err(tb.contradiction(pos, value, best));
+        }
     }
     ranked.sort_by_key(|r| std::cmp::Reverse(r.rank));
     Ok(ranked)

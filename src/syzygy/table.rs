@@ -9,7 +9,7 @@
 use super::encode::{self, Groups, PieceEncoding};
 use super::material::{Material, Side};
 use super::pairs::{Pairs, Store};
-use super::{Bytes, Corrupt};
+use super::{Bytes, Corrupt, Source};
 use crate::chess::{Color, PieceType, Position};
 
 pub(super) const WDL_MAGIC: [u8; 4] = [0x71, 0xE8, 0x23, 0x5D];
@@ -203,7 +203,7 @@ impl Layout {
     /// The stored value of `pos` (whose material is this table's, in either colour):
     /// for WDL -2..2; for DTZ the distance in plies as the table counts it, given the
     /// position's `wdl`.
-    pub fn probe(&self, b: &Bytes, pos: &Position, wdl: i32) -> Result<Stored, Corrupt> {
+    pub fn probe(&self, b: &impl Source, pos: &Position, wdl: i32) -> Result<Stored, Corrupt> {
         let stm = pos.side_to_move();
         let dtz = self.kind == Kind::Dtz;
         // Map the position's colours onto the table's.
