@@ -154,6 +154,11 @@ impl Engine {
     fn load_tablebases(&mut self) {
         let path = self.options.syzygy_path.trim().to_string();
         if path.is_empty() {
+            if !self.tablebases.is_empty() {
+                self.notes.push("Syzygy: SyzygyPath is empty: the tables loaded before are dropped".to_string());
+            } else {
+                self.notes.push("Syzygy: SyzygyPath is empty: no tables".to_string());
+            }
             self.tablebases = Arc::new(Tablebases::empty());
             return;
         }

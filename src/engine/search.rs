@@ -34,7 +34,7 @@ use crate::syzygy::{self, Tablebases, Wdl};
 use once_cell::sync::Lazy;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 /// `currmove` lines start after this much search time (UCI GUIs show them in long searches).
@@ -106,9 +106,13 @@ pub(super) struct Shared {
     tb_pieces: u32,
     tb_probe_depth: i32,
     tb_rule50: bool,
-    /// The root's moves ranked by the tables, when the root is in them: the search then
-    /// chooses only among the best-ranked moves, and reports their table value.
-    tb_root: Option<Vec<syzygy::RankedMove>>,
+    /// Whether the root is in the tables (pieces, castling rights): then its moves are
+    /// ranked by them, and the search chooses only among the best-ranked moves and
+    /// reports their table value.
+    tb_root_wanted: bool,
+    /// That ranking (`None` when the root is not in the tables or they cannot tell),
+    /// worked out by the first search thread that needs it (see [`Shared::tb_root`]).
+    tb_root: OnceLock<Option<Vec<syzygy::RankedMove>>>,
     tb_hits: AtomicU64,
 }
 
@@ -161,17 +165,8 @@ impl Shared {
         } else if tb_pieces > tb.max_pieces() {
             (tb_pieces, tb_probe_depth) = (tb.max_pieces(), 0);
         }
-        let in_tables =
+        let tb_root_wanted =
             tb_pieces > 0 && position.occupied().count() <= tb_pieces && position.castling_rights().is_empty();
-        let tb_root = in_tables
-            .then(|| syzygy::rank_moves(&tb, &position, &history, options.syzygy_50_move_rule).ok())
-            .flatten()
-            .filter(|r| !r.is_empty());
-        if tb_root.is_some() {
-            // The ranking keeps the result; the search finds the way (as the anchors do).
-            tb_pieces = 0;
-        }
-        let tb_hits = AtomicU64::new(tb_root.as_ref().map_or(0, |r| r.len() as u64));
         Shared {
             tt,
             control,
@@ -195,20 +190,51 @@ impl Shared {
             tb_pieces,
             tb_probe_depth,
             tb_rule50: options.syzygy_50_move_rule,
-            tb_root,
-            tb_hits,
+            tb_root_wanted,
+            tb_root: OnceLock::new(),
+            tb_hits: AtomicU64::new(0),
+        }
+    }
+
+    /// The root's moves ranked by the tables (see `tb_root`). Ranked on a search thread,
+    /// never on the one that started the search (the UCI command thread): the first
+    /// probes of a table read it from disk. The other threads wait for the ranking.
+    fn tb_root(&self) -> Option<&[syzygy::RankedMove]> {
+        self.tb_root
+            .get_or_init(|| {
+                let ranked = self
+                    .tb_root_wanted
+                    .then(|| syzygy::rank_moves(&self.tb, &self.position, &self.history, self.tb_rule50).ok())
+                    .flatten()
+                    .filter(|r| !r.is_empty());
+                if let Some(r) = &ranked {
+                    self.tb_hits.fetch_add(r.len() as u64, Ordering::Relaxed);
+                }
+                ranked
+            })
+            .as_deref()
+    }
+
+    /// Positions of up to this many pieces are probed in the search: none below a root
+    /// the tables ranked (the ranking keeps the result, the search finds the way, as the
+    /// anchors do).
+    fn tb_probe_pieces(&self) -> u32 {
+        if self.tb_root().is_some() {
+            0
+        } else {
+            self.tb_pieces
         }
     }
 
     /// The table's rank of a root move (0 when the root is not in the tables).
     fn tb_rank(&self, m: Move) -> i32 {
-        self.tb_root.as_ref().and_then(|r| r.iter().find(|x| x.mv == m)).map_or(0, |x| x.rank)
+        self.tb_root().and_then(|r| r.iter().find(|x| x.mv == m)).map_or(0, |x| x.rank)
     }
 
     /// The score to report for a line starting with `first`: at a root in the tables,
     /// the table's value unless the search found a mate.
     fn reported_score(&self, first: Option<Move>, score: i32) -> i32 {
-        let Some(ranked) = self.tb_root.as_ref().filter(|_| !is_mate_score(score)) else { return score };
+        let Some(ranked) = self.tb_root().filter(|_| !is_mate_score(score)) else { return score };
         match ranked.iter().find(|x| Some(x.mv) == first).map(|x| x.wdl) {
             Some(Wdl::Win) => TB_WIN,
             Some(Wdl::CursedWin) => 1,
@@ -425,6 +451,8 @@ struct Worker<'a, E: StaticEval> {
     root_depth: i32,
     completed_depth: i32,
     stopped: bool,
+    /// [`Shared::tb_probe_pieces`], read once.
+    tb_pieces: u32,
 }
 
 /// Used only if the main search thread could not run: any legal move.
@@ -496,6 +524,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
             root_depth: 0,
             completed_depth: 0,
             stopped: false,
+            tb_pieces: sh.tb_probe_pieces(),
         }
     }
 
@@ -867,8 +896,8 @@ impl<'a, E: StaticEval> Worker<'a, E> {
     fn probe_tables(&self, pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
         let sh = self.sh;
         let pieces = pos.occupied().count();
-        if pieces > sh.tb_pieces
-            || (pieces == sh.tb_pieces && depth < sh.tb_probe_depth)
+        if pieces > self.tb_pieces
+            || (pieces == self.tb_pieces && depth < sh.tb_probe_depth)
             || pos.halfmove_clock() != 0
             || !pos.castling_rights().is_empty()
         {
@@ -987,7 +1016,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
                 return s;
             }
         }
-        if self.sh.tb_pieces > 0 && excluded.is_none() {
+        if self.tb_pieces > 0 && excluded.is_none() {
             if let Some((value, bound)) = self.probe_tables(pos, depth, ply) {
                 if bound.settles(value, alpha, beta) {
                     return value;
