@@ -9,6 +9,7 @@ use super::text;
 use crate::chess::{CastleSide, Square};
 use crate::rules::unwinnable::{Decision, Verdict};
 use crate::rules::PositionReport;
+use crate::syzygy::report::TablebaseReport;
 use serde::Serialize;
 
 /// Writes a view as one line of compact JSON. Serializing these views cannot fail (string
@@ -192,4 +193,92 @@ pub fn decision(d: &Decision) -> String {
 /// The move object as one line of JSON.
 pub fn explanation(ex: &Explanation, lang: Lang) -> String {
     to_line(&ExplanationJson::new(ex, lang))
+}
+
+/// The position report with the tables' value as its field `tablebase` (`null` when no
+/// tables were asked for): one object.
+#[derive(Serialize, Clone, Debug)]
+pub struct ReportWithTablebaseJson {
+    #[serde(flatten)]
+    pub report: ReportJson,
+    pub tablebase: Option<TablebaseJson>,
+}
+
+/// The tables' value: `status` (`known`, `not_in_tables`, `unknown`); for a known value the
+/// side to move, `value` (`win`, `cursed_win`, `draw`, `blessed_loss`, `loss`: the counter
+/// at 0), `dtz`, the fifty-move-aware `result` with the counter as it stands, and every
+/// legal move, best first, with its `value` and `dtz`; `error` when part is unknown;
+/// `text`: the report's lines in the language asked for.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct TablebaseJson {
+    pub status: &'static str,
+    pub pieces: Option<u32>,
+    pub largest_tables: Option<u32>,
+    pub side_to_move: Option<&'static str>,
+    pub value: Option<&'static str>,
+    pub dtz: Option<i32>,
+    pub halfmove_clock: Option<u32>,
+    pub result: Option<&'static str>,
+    pub moves: Option<Vec<TablebaseMoveJson>>,
+    pub error: Option<String>,
+    pub text: Vec<String>,
+}
+
+/// One root move by the tables.
+#[derive(Serialize, Clone, Debug)]
+pub struct TablebaseMoveJson {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub san: String,
+    pub value: &'static str,
+    pub dtz: i32,
+    pub best: bool,
+}
+
+impl TablebaseJson {
+    pub fn new(t: &TablebaseReport, lang: Lang) -> TablebaseJson {
+        let text = lang.words().tablebase(t).iter().map(|l| l.trim().to_string()).collect();
+        match t {
+            TablebaseReport::NotInTables { pieces, largest } => TablebaseJson {
+                status: "not_in_tables",
+                pieces: Some(*pieces),
+                largest_tables: Some(*largest),
+                text,
+                ..TablebaseJson::default()
+            },
+            TablebaseReport::Unknown { why } => {
+                TablebaseJson { status: "unknown", error: Some(why.clone()), text, ..TablebaseJson::default() }
+            }
+            TablebaseReport::Known(k) => TablebaseJson {
+                status: "known",
+                side_to_move: Some(k.side.name()),
+                value: Some(k.value.code()),
+                dtz: k.dtz.as_ref().ok().copied(),
+                halfmove_clock: Some(k.halfmove_clock),
+                result: k.result().map(|w| w.code()),
+                moves: k.moves.as_ref().ok().map(|ms| {
+                    ms.iter()
+                        .map(|m| TablebaseMoveJson {
+                            mv: m.uci.clone(),
+                            san: m.san.clone(),
+                            value: m.value.code(),
+                            dtz: m.dtz,
+                            best: m.best,
+                        })
+                        .collect()
+                }),
+                error: k.dtz.as_ref().err().or(k.moves.as_ref().err()).cloned(),
+                text,
+                ..TablebaseJson::default()
+            },
+        }
+    }
+}
+
+/// The position report with the tables' value, as one line of JSON.
+pub fn report_with_tablebase(r: &PositionReport, tb: Option<&TablebaseReport>, lang: Lang) -> String {
+    to_line(&ReportWithTablebaseJson {
+        report: ReportJson::from(r),
+        tablebase: tb.map(|t| TablebaseJson::new(t, lang)),
+    })
 }

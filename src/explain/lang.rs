@@ -9,6 +9,7 @@ use super::report::Note;
 use crate::chess::{Color, FenError, Piece, Square};
 use crate::rules::pgn::PgnError;
 use crate::rules::ProblemCode;
+use crate::syzygy::report::TablebaseReport;
 
 /// Everything the explain mode says in words. The facts come ready-made (from the
 /// explainer and the referee); a language only chooses the words.
@@ -42,6 +43,8 @@ pub trait Wording: Sync {
     fn referee(&self, t: &RefereeText) -> String;
     /// Why a FEN cannot be read.
     fn fen_error(&self, e: &FenError) -> String;
+    /// The lines stating a position's value in the endgame tables (`d`, `explain --syzygy`).
+    fn tablebase(&self, r: &TablebaseReport) -> Vec<String>;
 }
 
 /// What `arbiter referee` says about a recorded game; the facts (and the reasons, already in

@@ -11,6 +11,8 @@ use crate::chess::{CastleSide, Color, FenError, Piece, PieceType, Square};
 use crate::rules::pgn::PgnError;
 use crate::rules::unwinnable::Reason as MateReason;
 use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome, ProblemCode};
+use crate::syzygy::report::TablebaseReport;
+use crate::syzygy::Wdl;
 
 pub struct Chinese;
 
@@ -118,6 +120,10 @@ impl Wording for Chinese {
             FenError::TooManyPieces { color, count } => format!("{}有 {count} 个棋子；至多可能有 16 个", color_name(*color)),
             FenError::TooManyCheckers => "行棋方受到两个以上棋子的将军，任何合法着法都不会造成这种局面".to_string(),
         })
+    }
+
+    fn tablebase(&self, r: &TablebaseReport) -> Vec<String> {
+        tablebase(r)
     }
 
     fn referee(&self, t: &RefereeText) -> String {
@@ -785,4 +791,53 @@ fn both_sides_reason(r: MateReason) -> String {
 /// Each player's reason, as a clause.
 fn each_side(white: MateReason, black: MateReason) -> String {
     format!("白方：{}；黑方：{}", mate_reason(Color::White, white), mate_reason(Color::Black, black))
+}
+
+/// The tables' value in words (one head line, the value, the moves).
+fn tablebase(r: &TablebaseReport) -> Vec<String> {
+    let head = "残局库（Syzygy；双方均走最佳着法，并非棋规裁决）：";
+    let k = match r {
+        TablebaseReport::NotInTables { pieces, largest } => {
+            return vec![format!("{head}不在残局库中（{pieces} 个棋子，残局库最多 {largest} 个）")]
+        }
+        TablebaseReport::Unknown { why } => return vec![format!("{head}未知：{why}")],
+        TablebaseReport::Known(k) => k,
+    };
+    let value = |w: Wdl| match w {
+        Wdl::Win => "胜",
+        Wdl::CursedWin => "胜，但按五十回合规则为和（受诅咒的胜）",
+        Wdl::Draw => "和",
+        Wdl::BlessedLoss => "负，但按五十回合规则为和（受祝福的负）",
+        Wdl::Loss => "负",
+    };
+    let dtz = match &k.dtz {
+        Ok(0) => String::new(),
+        Ok(d) => format!("，距下一次吃子或兵的移动 {} 个半回合（DTZ {d}）", d.abs()),
+        Err(e) => format!("（DTZ 未知：{e}）"),
+    };
+    let side = color_name(k.side);
+    let mut lines = vec![
+        head.to_string(),
+        format!("  {side}走棋：{}{dtz}，按五十回合计数为 0 计（当前为 {}）", value(k.value), k.halfmove_clock),
+    ];
+    match (&k.moves, k.result()) {
+        (Ok(moves), Some(best)) => {
+            let result = match best {
+                Wdl::Win => "在五十回合规则内取胜",
+                Wdl::CursedWin => "胜，但来不及在五十回合规则内取胜",
+                Wdl::Draw => "和",
+                Wdl::BlessedLoss => "负，但五十回合规则可以救和",
+                Wdl::Loss => "负",
+            };
+            let keep: Vec<String> = moves
+                .iter()
+                .filter(|m| m.best)
+                .map(|m| if m.dtz == 0 { m.san.clone() } else { format!("{}（DTZ {}）", m.san, m.dtz) })
+                .collect();
+            lines.push(format!("  按当前计数的最佳结果：{result}；着法：{}", keep.join("、")));
+        }
+        (Ok(_), None) => {}
+        (Err(e), _) => lines.push(format!("  着法未知：{e}")),
+    }
+    lines
 }

@@ -280,7 +280,7 @@ pub fn view(id: &str, board: &mut Board, lang: Lang, flipped: bool, tablebases: 
         result,
         moves: move_list(game.start(), game.moves(), &[]),
         mate_possible: mate_lines(&report, lang),
-        tablebase: tablebase_lines(tablebases, &game),
+        tablebase: tablebase_lines(tablebases, &game, lang),
         mode,
         thinking: board.thinking().is_some(),
         can_undo,
@@ -362,7 +362,7 @@ fn review_view(
         result: None,
         moves: move_list(review.start(), review.moves(), &finding_plies),
         mate_possible: mate_lines(&report, lang),
-        tablebase: tablebase_lines(tablebases, &game),
+        tablebase: tablebase_lines(tablebases, &game, lang),
         mode: ModeView { kind: "review", human: None, level: None, drill: None },
         thinking: false,
         can_undo: false,
@@ -420,10 +420,11 @@ fn mate_lines(report: &PositionReport, lang: Lang) -> Vec<String> {
     }
 }
 
-/// The tables' value of the current position, when tables are loaded.
-fn tablebase_lines(tb: &Tablebases, game: &Game) -> Vec<String> {
+/// The tables' value of the current position in the page's language, when tables are loaded.
+fn tablebase_lines(tb: &Tablebases, game: &Game, lang: Lang) -> Vec<String> {
     let keys = game.keys();
-    crate::syzygy::report::describe(tb, game.current(), &keys[..keys.len().saturating_sub(1)])
+    crate::syzygy::report::value(tb, game.current(), &keys[..keys.len().saturating_sub(1)])
+        .map_or_else(Vec::new, |r| lang.words().tablebase(&r))
 }
 
 /// The legal destinations of the piece on `from`, as marked on the board.

@@ -40,6 +40,16 @@ impl Wdl {
     pub fn negate(self) -> Wdl {
         Wdl::from_i32(-(self as i32))
     }
+    /// The name in JSON.
+    pub fn code(self) -> &'static str {
+        match self {
+            Wdl::Loss => "loss",
+            Wdl::BlessedLoss => "blessed_loss",
+            Wdl::Draw => "draw",
+            Wdl::CursedWin => "cursed_win",
+            Wdl::Win => "win",
+        }
+    }
     pub fn name(self) -> &'static str {
         match self {
             Wdl::Loss => "loss",

@@ -56,12 +56,6 @@ struct RulingJson {
     lang: &'static str,
 }
 
-/// `--syzygy` with `--json`: the tables' verdict, as text.
-#[derive(serde::Serialize)]
-struct TablebaseJson {
-    tablebase: String,
-}
-
 /// Runs `arbiter explain`; never panics on any input.
 pub fn run(args: ExplainArgs) -> ExitCode {
     let lang = match args.position.language() {
@@ -120,11 +114,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     let mut out: Vec<String> = Vec::new();
     let svg_doc = if move_text.trim().is_empty() {
         let report = game.report().for_reader(game.current());
-        if args.position.json {
-            out.push(json::report(&report));
-        } else {
-            out.extend(text::render_report(&report, lang));
-        }
+        let mut tablebase = None;
         if let Some(path) = &args.syzygy {
             let (tb, load) = crate::syzygy::Tablebases::load(path);
             for p in &load.problems {
@@ -135,13 +125,21 @@ pub fn run(args: ExplainArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
             let keys = game.keys();
-            let lines = crate::syzygy::report::describe(&tb, game.current(), &keys[..keys.len().saturating_sub(1)]);
-            if args.position.json {
-                let text = lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join("\n");
-                out.push(json::to_line(&TablebaseJson { tablebase: text }));
-            } else {
+            tablebase = crate::syzygy::report::value(&tb, game.current(), &keys[..keys.len().saturating_sub(1)]);
+            for p in tb.take_problems() {
+                eprintln!("warning: Syzygy: {p}");
+            }
+        }
+        if args.position.json && args.syzygy.is_some() {
+            // One object: the position report, with the tables' value as a field of it.
+            out.push(json::report_with_tablebase(&report, tablebase.as_ref(), lang));
+        } else if args.position.json {
+            out.push(json::report(&report));
+        } else {
+            out.extend(text::render_report(&report, lang));
+            if let Some(t) = &tablebase {
                 out.push(String::new());
-                out.extend(lines);
+                out.extend(lang.words().tablebase(t));
             }
         }
         args.svg.as_ref().map(|_| svg::position_svg(&game, lang))

@@ -63,9 +63,9 @@ pub struct Session {
     control: Option<Arc<SearchControl>>,
     /// Tells a running search that a command is waiting (see `SearchControl::with_waiting_input`).
     input_probe: Option<InputProbe>,
-    /// The latest `explain` answer, worked out on a thread of its own (a position report can
-    /// take seconds: `stop` must not wait for it). Each one first waits for the one before,
-    /// so answers come in order; `isready`, `quit` and the end of input wait for them all.
+    /// The latest answer worked out on a thread of its own (`explain`: a position report can
+    /// take seconds; `d`: the tables' value); see [`Session::answer_later`]. `isready`,
+    /// `quit` and the end of input wait for them all.
     explaining: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -196,13 +196,19 @@ impl Session {
                 self.out.line(&format!("Key: {:016X}", self.game.current().key()));
                 let checkers: Vec<String> = self.game.current().checkers().map(|s| s.to_string()).collect();
                 self.out.line(&format!("Checkers: {}", checkers.join(" ")));
-                let tb = Arc::clone(self.engine.tablebases());
-                for l in crate::syzygy::report::describe(&tb, self.game.current(), &self.history()) {
-                    self.out.line(&l);
-                }
                 for note in self.engine.take_notes() {
                     self.out.info_string(&note);
                 }
+                // The tables' value: probes may read a table for the first time, so not
+                // on this thread (`isready` and `stop` are answered meanwhile).
+                let (tb, pos, history) = (Arc::clone(self.engine.tablebases()), *self.game.current(), self.history());
+                self.answer_later(move || {
+                    let words = crate::explain::Lang::En.words();
+                    let mut lines = crate::syzygy::report::value(&tb, &pos, &history)
+                        .map_or_else(Vec::new, |r| words.tablebase(&r));
+                    lines.extend(tb.take_problems().into_iter().map(|p| format!("info string Syzygy: {p}")));
+                    lines
+                });
             }
             Command::Eval => {
                 for l in self.engine.eval_report(self.game.current()).lines() {
@@ -230,20 +236,11 @@ impl Session {
             Command::Explain { text: mv, lang } => {
                 // On a copy of the session's game: the position and any running search are
                 // untouched, and the input thread goes on reading (`stop` during `go infinite`).
-                let (game, out, before) = (self.game.clone(), self.out.clone(), self.explaining.take());
-                let job = move || {
+                let game = self.game.clone();
+                self.answer_later(move || {
                     let lines = crate::explain::explain_for_uci(&game, &mv, lang);
-                    if let Some(h) = before {
-                        let _ = h.join();
-                    }
-                    for l in lines {
-                        out.info_string(&l);
-                    }
-                };
-                match std::thread::Builder::new().name("explain".into()).spawn(job) {
-                    Ok(h) => self.explaining = Some(h),
-                    Err(e) => self.out.info_string(&format!("error: explain: cannot start a thread: {e}")),
-                }
+                    lines.iter().flat_map(|l| l.lines()).map(|l| format!("info string {l}")).collect()
+                });
             }
         }
         Flow::Continue
@@ -322,6 +319,26 @@ impl Session {
         self.out.line("");
         let total: u64 = if depth == 0 { 1 } else { counts.iter().map(|(_, n)| n).sum() };
         self.out.line(&format!("Nodes searched: {total}"));
+    }
+
+    /// Works out an answer (`explain`, the tables' part of `d`) on a thread of its own, so
+    /// that the input loop goes on (`stop`, `isready`); its lines are printed after those
+    /// of the answers asked for before it, so answers come in order.
+    fn answer_later(&mut self, work: impl FnOnce() -> Vec<String> + Send + 'static) {
+        let (out, before) = (self.out.clone(), self.explaining.take());
+        let job = move || {
+            let lines = work();
+            if let Some(h) = before {
+                let _ = h.join();
+            }
+            for l in lines {
+                out.line(&l);
+            }
+        };
+        match std::thread::Builder::new().name("answer".into()).spawn(job) {
+            Ok(h) => self.explaining = Some(h),
+            Err(e) => self.out.info_string(&format!("error: cannot start a thread: {e}")),
+        }
     }
 
     /// Ends the session: stops any search (used on `quit` and end of input).
