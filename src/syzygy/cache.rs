@@ -12,18 +12,21 @@
 //! make the resident size follow what the search touches; positioned reads cost one
 //! system call a miss (measured in docs/syzygy.md) and keep the bound ours.
 //!
-//! Pages are kept in shards (each under its own lock, chosen by the page's key) and
-//! evicted by the clock rule (a page used since the hand last passed it gets a second
-//! chance). The disk is read outside every lock. Open files are bounded too
-//! ([`MAX_OPEN`]): a set of 6-piece tables has 1,000+ files, more than a process may
-//! usually hold open.
+//! The cache is two-way set-associative: a page can only be in the two slots of the set
+//! its file and page number name (pages of one file in consecutive sets), so finding it
+//! is two comparisons, not a hash map. A hit takes no lock, as every search thread
+//! probes: each slot is a sequence lock (its counter is odd while the slot is being
+//! written, and a reader that sees it change while it copied throws the copy away), its
+//! bytes atomic words, so all of it is safe Rust. A miss reads the page outside every
+//! lock and replaces the slot of its set not used since the set's last miss (the clock
+//! rule on two slots). Open files are bounded too ([`MAX_OPEN`]): a set of 6-piece
+//! tables has 1,000+ files, more than a process may usually hold open.
 
-use std::collections::HashMap;
 use std::fs::File;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::io;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{fence, AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 /// Bytes read from disk at a time (the usual size of an operating-system page).
 pub const PAGE: usize = 4096;
@@ -31,69 +34,80 @@ pub const PAGE: usize = 4096;
 pub const CACHE_BYTES: usize = 32 << 20;
 /// Files kept open at once; the one used longest ago is closed first.
 pub const MAX_OPEN: usize = 64;
-const SHARDS: usize = 16;
-const PAGES_PER_SHARD: usize = CACHE_BYTES / PAGE / SHARDS;
+const WAYS: usize = 2;
+const SETS: usize = CACHE_BYTES / PAGE / WAYS;
+const WORDS: usize = PAGE / 8;
 
-/// Which file and which page of it.
-type PageKey = (u32, u64);
-
+/// One page's place in the cache.
+#[derive(Default)]
 struct Slot {
-    key: PageKey,
-    bytes: Box<[u8]>,
-    used: bool,
+    /// Even while the slot holds a whole page (or none), odd while it is being written.
+    seq: AtomicU64,
+    /// The page's file id plus one (0: empty) and page number.
+    file: AtomicU32,
+    page: AtomicU64,
+    /// Used since the last miss of its set.
+    used: AtomicBool,
+    /// The page's bytes (little-endian words), allocated when the slot is first filled.
+    words: OnceLock<Box<[AtomicU64]>>,
 }
 
-/// A multiplicative hash of a page key: the keys are not chosen by anyone, and the
-/// standard library's hasher (SipHash) costs more than the rest of a cache hit.
-#[derive(Default)]
-struct PageHasher(u64);
-
-impl Hasher for PageHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
+impl Slot {
+    /// Copies `out.len()` bytes of the page from `offset` if the slot holds page `page`
+    /// of file `file` (both as stored) and was not rewritten meanwhile.
+    fn copy_if_holds(&self, file: u32, page: u64, offset: usize, out: &mut [u8]) -> bool {
+        let seq = self.seq.load(Ordering::Acquire);
+        if seq & 1 != 0 || self.file.load(Ordering::Relaxed) != file || self.page.load(Ordering::Relaxed) != page {
+            return false;
         }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(n as u64);
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-#[derive(Default)]
-struct Shard {
-    where_is: HashMap<PageKey, usize, BuildHasherDefault<PageHasher>>,
-    slots: Vec<Slot>,
-    hand: usize,
-}
-
-impl Shard {
-    /// Keeps `bytes` as the page `key`, evicting a page not used lately if full.
-    fn insert(&mut self, key: PageKey, bytes: Box<[u8]>) -> usize {
-        if let Some(&i) = self.where_is.get(&key) {
-            return i; // another thread read it meanwhile
+        let Some(words) = self.words.get() else { return false };
+        copy_out(words, offset, out);
+        // The copy counts only if no writer began meanwhile: this fence orders the
+        // loads above before the counter's second reading (a writer's fence pairs with it).
+        fence(Ordering::Acquire);
+        if self.seq.load(Ordering::Relaxed) != seq {
+            return false;
         }
-        let i = if self.slots.len() < PAGES_PER_SHARD {
-            self.slots.push(Slot { key, bytes, used: true });
-            self.slots.len() - 1
+        if !self.used.load(Ordering::Relaxed) {
+            self.used.store(true, Ordering::Relaxed);
+        }
+        true
+    }
+
+    /// Fills the slot with `bytes`, page `page` of file `file` (as stored); gives up if
+    /// another thread is writing it (the page is then read again when next wanted).
+    fn fill(&self, file: u32, page: u64, bytes: &[u8; PAGE]) {
+        let seq = self.seq.load(Ordering::Relaxed);
+        if seq & 1 != 0 || self.seq.compare_exchange(seq, seq + 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            return;
+        }
+        // Readers that see any store below see the odd counter too.
+        fence(Ordering::Release);
+        let words = self.words.get_or_init(|| (0..WORDS).map(|_| AtomicU64::new(0)).collect());
+        self.file.store(file, Ordering::Relaxed);
+        self.page.store(page, Ordering::Relaxed);
+        for (w, b) in words.iter().zip(bytes.chunks_exact(8)) {
+            w.store(u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]), Ordering::Relaxed);
+        }
+        self.used.store(true, Ordering::Relaxed);
+        self.seq.store(seq + 2, Ordering::Release);
+    }
+}
+
+/// Copies the bytes `offset..offset + out.len()` of a page kept as little-endian words,
+/// eight at a time (each from the one or two words it spans).
+fn copy_out(words: &[AtomicU64], offset: usize, out: &mut [u8]) {
+    let word = |i: usize| words.get(i).map_or(0, |w| w.load(Ordering::Relaxed));
+    let (mut i, shift) = (offset / 8, offset % 8 * 8);
+    for chunk in out.chunks_mut(8) {
+        let v = if shift == 0 { word(i) } else { word(i) >> shift | word(i + 1) << (64 - shift) };
+        let bytes = v.to_le_bytes();
+        if chunk.len() == 8 {
+            chunk.copy_from_slice(&bytes);
         } else {
-            while self.slots[self.hand].used {
-                self.slots[self.hand].used = false;
-                self.hand = (self.hand + 1) % self.slots.len();
-            }
-            let i = self.hand;
-            self.hand = (self.hand + 1) % self.slots.len();
-            self.where_is.remove(&self.slots[i].key);
-            self.slots[i] = Slot { key, bytes, used: true };
-            i
-        };
-        self.where_is.insert(key, i);
-        i
+            chunk.iter_mut().zip(bytes).for_each(|(d, b)| *d = b);
+        }
+        i += 1;
     }
 }
 
@@ -118,13 +132,16 @@ pub enum ReadError {
 
 /// The page cache of a set of tables (see the module's documentation).
 pub struct Cache {
-    shards: Vec<Mutex<Shard>>,
+    /// Allocated on the first read: tables that are never probed cost nothing.
+    slots: OnceLock<Box<[Slot]>>,
+    /// The number of sets (a power of two) less one.
+    set_mask: u64,
     open: Mutex<(Vec<Open>, u64)>,
 }
 
 impl Default for Cache {
     fn default() -> Cache {
-        Cache { shards: (0..SHARDS).map(|_| Mutex::default()).collect(), open: Mutex::default() }
+        Cache::with_sets(SETS)
     }
 }
 
@@ -142,46 +159,51 @@ pub struct FileRef<'a> {
 }
 
 impl Cache {
+    /// A cache of `sets` sets (a power of two; tests use few, to make pages meet).
+    fn with_sets(sets: usize) -> Cache {
+        debug_assert!(sets.is_power_of_two());
+        Cache { slots: OnceLock::new(), set_mask: sets as u64 - 1, open: Mutex::default() }
+    }
+
     /// Copies the bytes of `file` at `at..at + buf.len()` into `buf`.
     pub fn read(&self, file: FileRef, at: u64, buf: &mut [u8]) -> Result<(), ReadError> {
         let end = at.checked_add(buf.len() as u64).ok_or(ReadError::PastEnd)?;
         if end > file.len {
             return Err(ReadError::PastEnd);
         }
+        let slots =
+            self.slots.get_or_init(|| (0..(self.set_mask as usize + 1) * WAYS).map(|_| Slot::default()).collect());
+        let stored_id = file.id.wrapping_add(1);
+        // Consecutive pages of a file go to consecutive sets, from a place of its own.
+        let first_set = (file.id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
         let mut done = 0;
         while done < buf.len() {
             let pos = at + done as u64;
             let page = pos / PAGE as u64;
             let offset = (pos % PAGE as u64) as usize;
             let n = (PAGE - offset).min(buf.len() - done);
-            self.with_page(file, page, |bytes| buf[done..done + n].copy_from_slice(&bytes[offset..offset + n]))?;
+            let out = &mut buf[done..done + n];
+            let set = (first_set.wrapping_add(page) & self.set_mask) as usize;
+            let ways = &slots[set * WAYS..(set + 1) * WAYS];
+            if !ways.iter().any(|s| s.copy_if_holds(stored_id, page, offset, out)) {
+                let mut bytes = [0u8; PAGE];
+                let start = page * PAGE as u64;
+                let len = (file.len - start).min(PAGE as u64) as usize;
+                read_at(&*self.handle(file)?, start, &mut bytes[..len]).map_err(|e| match e.kind() {
+                    io::ErrorKind::UnexpectedEof => ReadError::Shrunk,
+                    _ => ReadError::Io(e),
+                })?;
+                out.copy_from_slice(&bytes[offset..offset + n]);
+                // The clock rule on the set: a slot not used since the last miss goes
+                // first; when both were, both lose that mark.
+                let victim = ways.iter().find(|s| !s.used.load(Ordering::Relaxed)).unwrap_or_else(|| {
+                    ways.iter().for_each(|s| s.used.store(false, Ordering::Relaxed));
+                    &ways[(page % WAYS as u64) as usize]
+                });
+                victim.fill(stored_id, page, &bytes);
+            }
             done += n;
         }
-        Ok(())
-    }
-
-    /// Runs `f` on page `page` of `file`, reading it first if it is not kept.
-    fn with_page(&self, file: FileRef, page: u64, f: impl FnOnce(&[u8])) -> Result<(), ReadError> {
-        let key = (file.id, page);
-        let shard = &self.shards[(file.id as u64 ^ page.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize % SHARDS];
-        {
-            let mut s = lock(shard);
-            if let Some(&i) = s.where_is.get(&key) {
-                let slot = &mut s.slots[i];
-                slot.used = true;
-                f(&slot.bytes);
-                return Ok(());
-            }
-        }
-        let start = page * PAGE as u64;
-        let mut bytes = vec![0u8; (file.len - start).min(PAGE as u64) as usize].into_boxed_slice();
-        read_at(&*self.handle(file)?, start, &mut bytes).map_err(|e| match e.kind() {
-            io::ErrorKind::UnexpectedEof => ReadError::Shrunk,
-            _ => ReadError::Io(e),
-        })?;
-        let mut s = lock(shard);
-        let i = s.insert(key, bytes);
-        f(&s.slots[i].bytes);
         Ok(())
     }
 
@@ -211,10 +233,8 @@ impl Cache {
 
     /// Pages and bytes kept now (for measurements and tests).
     pub fn kept(&self) -> (usize, usize) {
-        self.shards
-            .iter()
-            .map(|s| lock(s))
-            .fold((0, 0), |(n, b), s| (n + s.slots.len(), b + s.slots.iter().map(|x| x.bytes.len()).sum::<usize>()))
+        let pages = self.slots.get().map_or(0, |s| s.iter().filter(|s| s.file.load(Ordering::Relaxed) != 0).count());
+        (pages, pages * PAGE)
     }
 }
 
@@ -254,20 +274,27 @@ fn read_at(file: &File, at: u64, buf: &mut [u8]) -> io::Result<()> {
 mod tests {
     use super::*;
 
+    fn scratch_file(tag: &str, len: u64, byte: impl Fn(u64) -> u8) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("arbiter-cache-{tag}-{}.bin", std::process::id()));
+        std::fs::write(&path, (0..len).map(byte).collect::<Vec<u8>>()).expect("write");
+        path
+    }
+
     /// Reads across page boundaries give the file's bytes; the kept pages never exceed
     /// the bound, however much is read; a read past the end is refused.
     #[test]
     fn reads_are_exact_and_memory_bounded() {
-        let path = std::env::temp_dir().join(format!("arbiter-cache-{}.bin", std::process::id()));
         let len = (CACHE_BYTES + 3 * PAGE + 123) as u64;
         let byte = |i: u64| (i.wrapping_mul(31) >> 3) as u8;
-        std::fs::write(&path, (0..len).map(byte).collect::<Vec<u8>>()).expect("write");
+        let path = scratch_file("bounded", len, byte);
         let cache = Cache::default();
         let file = FileRef { id: 7, path: &path, len };
         let mut buf = [0u8; 100];
-        for at in (0..len - 100).step_by(PAGE / 2 - 7) {
-            cache.read(file, at, &mut buf).expect("read");
-            assert!(buf.iter().enumerate().all(|(i, &b)| b == byte(at + i as u64)), "at {at}");
+        for round in 0..2 {
+            for at in (0..len - 100).step_by(PAGE / 2 - 7) {
+                cache.read(file, at, &mut buf).expect("read");
+                assert!(buf.iter().enumerate().all(|(i, &b)| b == byte(at + i as u64)), "at {at}, round {round}");
+            }
         }
         let (pages, bytes) = cache.kept();
         assert!(pages <= CACHE_BYTES / PAGE && bytes <= CACHE_BYTES, "{pages} pages, {bytes} bytes");
@@ -276,5 +303,47 @@ mod tests {
         let other = FileRef { id: 8, path: &path, len: len + 64 };
         assert!(matches!(cache.read(other, 0, &mut buf), Err(ReadError::SizeChanged)));
         let _ = std::fs::remove_file(&path);
+    }
+
+    /// Threads that read the same two pages of their files over and over, while another
+    /// keeps replacing them with pages of its own, through a cache of one set of two
+    /// slots: no read ever returns a byte of another page (the sequence locks hold).
+    #[test]
+    fn concurrent_readers_never_see_a_torn_page() {
+        let len = (64 * PAGE) as u64;
+        // Every 8-byte word of every file differs from the words of other pages and files.
+        let byte = |k: u64, i: u64| {
+            let w = i / 8 + (k << 20);
+            (w ^ (w >> 8) ^ (w >> 16)) as u8
+        };
+        let paths: Vec<_> = (0..3).map(|k| scratch_file(&format!("torn{k}"), len, move |i| byte(k, i))).collect();
+        let cache = Cache::with_sets(1);
+        let until = std::time::Instant::now() + std::time::Duration::from_millis(400);
+        std::thread::scope(|s| {
+            for (k, path) in paths.iter().enumerate() {
+                let cache = &cache;
+                s.spawn(move || {
+                    let file = FileRef { id: k as u32, path, len };
+                    // Threads 0 and 1 read within their first two pages; thread 2 anywhere.
+                    let span = if k == 2 { len } else { 2 * PAGE as u64 };
+                    let mut buf = [0u8; 300];
+                    let mut at = k as u64 * 977;
+                    while std::time::Instant::now() < until {
+                        for _ in 0..1000 {
+                            at = (at.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407) >> 11)
+                                % (span - buf.len() as u64);
+                            cache.read(file, at, &mut buf).expect("read");
+                            for (i, &b) in buf.iter().enumerate() {
+                                assert_eq!(b, byte(k as u64, at + i as u64), "file {k} at {}", at + i as u64);
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        assert!(cache.kept().0 <= WAYS);
+        for p in paths {
+            let _ = std::fs::remove_file(p);
+        }
     }
 }

@@ -118,14 +118,6 @@ impl<'a> Bytes<'a> {
         let end = start.checked_add(n as usize).ok_or(Corrupt(SHORT))?;
         self.0.get(start..end).ok_or(Corrupt(SHORT))
     }
-    /// Big-endian bits of the code stream; bytes past the end read as 0 (the decoder
-    /// reads ahead of the codes it uses).
-    fn u32_be_or_zero(&self, at: u64) -> u32 {
-        (0..4).fold(0u32, |v, i| v << 8 | self.u8(at + i).unwrap_or(0) as u32)
-    }
-    fn u64_be_or_zero(&self, at: u64) -> u64 {
-        (self.u32_be_or_zero(at) as u64) << 32 | self.u32_be_or_zero(at + 4) as u64
-    }
 }
 
 impl Source for Bytes<'_> {

@@ -32,11 +32,12 @@ pub(super) struct Coded {
     real_blocks: u64,
     /// Entries in the block-length table (real blocks plus padding).
     blocks: u64,
+    /// The shortest code's length (the longest is `min_len + base.len() - 1`).
     min_len: u32,
-    max_len: u32,
     /// The lowest symbol of each code length, from `min_len` up.
     lowest: Vec<u16>,
-    /// The first code of each length, left-aligned in 64 bits (descending).
+    /// The first code of each length, left-aligned in 64 bits (descending; the longest
+    /// length's is 0).
     base: Vec<u64>,
     /// (left, right) symbols of each symbol; right 0xFFF marks a leaf whose left is its value.
     pairs: Vec<(u16, u16)>,
@@ -117,7 +118,6 @@ impl Pairs {
             real_blocks,
             blocks: real_blocks + padding,
             min_len,
-            max_len,
             lowest,
             base,
             pairs,
@@ -191,6 +191,10 @@ fn symbol_lengths(pairs: &[(u16, u16)]) -> Result<Vec<u32>, Corrupt> {
     Ok(len)
 }
 
+/// Block lengths read at a time (2 bytes each): the walk from a sparse index entry to
+/// its block rarely passes more.
+const SIZES_AT_ONCE: usize = 8;
+
 impl Coded {
     fn value(&self, b: &impl Source, idx: u64, dtz: bool) -> Result<u16, Corrupt> {
         let main = idx >> self.idx_bits;
@@ -203,18 +207,28 @@ impl Coded {
         let half = 1i64 << (self.idx_bits - 1);
         let mut lit =
             (idx & ((1 << self.idx_bits) - 1)) as i64 - half + u16::from_le_bytes([entry[4], entry[5]]) as i64;
-        let block_len = |block: u64| -> Result<i64, Corrupt> {
+        // The lengths of blocks `first..first + n`, read together (one look-up, not one a
+        // block): those from `block` on, or when the walk goes `back`, those up to it.
+        let mut sizes = [0u8; 2 * SIZES_AT_ONCE];
+        let mut first = u64::MAX;
+        let mut block_len = |block: u64, back: bool| -> Result<i64, Corrupt> {
             if block >= self.blocks {
                 return Err(Corrupt("block number beyond the table"));
             }
-            Ok(b.u16_le(self.sizes_at + 2 * block)? as i64)
+            if !(first..first.saturating_add(SIZES_AT_ONCE as u64)).contains(&block) {
+                first = if back { block.saturating_sub(SIZES_AT_ONCE as u64 - 1) } else { block };
+                let n = (self.blocks - first).min(SIZES_AT_ONCE as u64) as usize;
+                b.read(self.sizes_at + 2 * first, &mut sizes[..2 * n])?;
+            }
+            let at = 2 * (block - first) as usize;
+            Ok(u16::from_le_bytes([sizes[at], sizes[at + 1]]) as i64)
         };
         while lit < 0 {
             block = block.checked_sub(1).ok_or(Corrupt("block number beyond the table"))?;
-            lit += block_len(block)? + 1;
+            lit += block_len(block, true)? + 1;
         }
         loop {
-            let len = block_len(block)?;
+            let len = block_len(block, false)?;
             if lit <= len {
                 break;
             }
@@ -224,24 +238,25 @@ impl Coded {
         if block >= self.real_blocks {
             return Err(Corrupt("block number beyond the data"));
         }
-        // The block and the 8 bytes after it (the decoder reads ahead; past the end of
-        // the file they read as 0), copied out once, onto the stack for the blocks the
-        // generator writes (64 bytes in WDL files, at most 1 KiB in DTZ files).
+        // The block, copied out once (onto the stack for the blocks the generator writes:
+        // 64 bytes in WDL files, at most 1 KiB in DTZ files), then 8 + 4 bytes of zeros or
+        // of what follows it: the decoder reads ahead, and past the end of the file reads
+        // zeros.
         let start = self.data_at + (block << self.block_size_log);
-        let block_end = 1u64 << self.block_size_log;
-        let want = ((block_end + 8) as usize).min((b.len().saturating_sub(start)) as usize);
-        let (sym, mut lit) = if want <= 64 + 8 {
-            let mut block = [0u8; 64 + 8];
+        let block_end = 1usize << self.block_size_log;
+        let want = (block_end + 8).min(b.len().saturating_sub(start) as usize);
+        let (sym, mut lit) = if block_end <= 64 {
+            let mut block = [0u8; 64 + 12];
             b.read(start, &mut block[..want])?;
-            self.decode(Bytes(&block[..want]), lit, block_end)?
-        } else if want <= 1024 + 8 {
-            let mut block = [0u8; 1024 + 8];
+            self.decode(&block, lit, block_end)?
+        } else if block_end <= 1024 {
+            let mut block = [0u8; 1024 + 12];
             b.read(start, &mut block[..want])?;
-            self.decode(Bytes(&block[..want]), lit, block_end)?
+            self.decode(&block, lit, block_end)?
         } else {
-            let mut block = vec![0u8; want];
-            b.read(start, &mut block)?;
-            self.decode(Bytes(&block), lit, block_end)?
+            let mut block = vec![0u8; block_end + 12];
+            b.read(start, &mut block[..want])?;
+            self.decode(&block, lit, block_end)?
         };
         // Walk down the pair tree to the value at offset `lit` within the symbol.
         let mut sym = sym;
@@ -259,23 +274,25 @@ impl Coded {
         Ok(if dtz { value } else { value & 0xFF })
     }
 
-    /// The symbol at offset `lit` of a block (`block_end`: its size), and the offset of
-    /// the value within that symbol.
-    fn decode(&self, b: Bytes, mut lit: i64, block_end: u64) -> Result<(usize, i64), Corrupt> {
-        let mut ptr = 0u64;
-        let mut code = b.u64_be_or_zero(ptr);
-        ptr += 8;
+    /// The symbol at offset `lit` of a block of `block_end` bytes (at the start of
+    /// `bytes`, which has 12 bytes more), and the offset of the value within that symbol.
+    fn decode(&self, bytes: &[u8], mut lit: i64, block_end: usize) -> Result<(usize, i64), Corrupt> {
+        let be32 = |at: usize| bytes.get(at..at + 4).map_or(0, |b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+        let mut code = (be32(0) as u64) << 32 | be32(4) as u64;
+        let mut ptr = 8;
         let mut bits_used = 0u32;
         loop {
-            let mut l = self.min_len;
-            while code < self.base[(l - self.min_len) as usize] {
-                l += 1;
-                if l > self.max_len {
-                    return Err(Corrupt("invalid code"));
-                }
+            // The code's length: the first whose first code is not above it (the longest
+            // codes' first code is 0, so the search ends there at the latest).
+            let mut k = 0;
+            while self.base.get(k).is_some_and(|&first| code < first) {
+                k += 1;
             }
-            let k = (l - self.min_len) as usize;
-            let sym = self.lowest[k] as u64 + ((code - self.base[k]) >> (64 - l));
+            let (Some(&first), Some(&lowest)) = (self.base.get(k), self.lowest.get(k)) else {
+                return Err(Corrupt("invalid code"));
+            };
+            let l = self.min_len + k as u32;
+            let sym = lowest as u64 + ((code - first) >> (64 - l));
             let sym = usize::try_from(sym).ok().filter(|&s| s < self.pairs.len()).ok_or(Corrupt("invalid code"))?;
             let n = self.symlen[sym] as i64 + 1;
             if lit < n {
@@ -289,7 +306,7 @@ impl Coded {
                 if ptr >= block_end + 8 {
                     return Err(Corrupt("code runs past its block"));
                 }
-                code |= (b.u32_be_or_zero(ptr) as u64) << bits_used;
+                code |= (be32(ptr) as u64) << bits_used;
                 ptr += 4;
             }
         }
