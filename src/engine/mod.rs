@@ -44,6 +44,7 @@ pub mod search;
 pub mod see;
 pub mod strength;
 mod strength_fit;
+pub mod tables;
 pub mod threads;
 pub mod time;
 pub mod tt;
@@ -60,6 +61,7 @@ use crate::syzygy::Tablebases;
 use options::Action;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
+use tables::{NoteSink, TableLoad};
 
 use threads::ThreadPool;
 use tt::TranspositionTable;
@@ -78,10 +80,13 @@ pub struct Engine {
     network: Option<Arc<nnue::Nnue>>,
     /// The search started last, with the control that stops it.
     job: Option<(Arc<search::Shared>, Arc<SearchControl>)>,
-    /// The endgame tables `SyzygyPath` names (shared by the search threads).
-    tablebases: Arc<Tablebases>,
-    /// Lines for the user that options produced (what `SyzygyPath` found), not yet taken.
+    /// The endgame tables `SyzygyPath` names (shared by the search threads), perhaps
+    /// still being read (see [`tables`]).
+    tablebases: Arc<TableLoad>,
+    /// Lines for the user that options produced, not yet taken.
     notes: Vec<String>,
+    /// Where what a table load found goes when it ends (else to the notes).
+    note_sink: Option<NoteSink>,
 }
 
 /// Up to this size the hash is cleared by zeroing it on the search threads (at most
@@ -105,8 +110,9 @@ impl Engine {
             pool,
             network,
             job: None,
-            tablebases: Arc::new(Tablebases::empty()),
+            tablebases: TableLoad::ready(Tablebases::empty()),
             notes: Vec::new(),
+            note_sink: None,
         };
         if !engine.options.syzygy_path.is_empty() {
             engine.load_tablebases();
@@ -149,23 +155,31 @@ impl Engine {
         self.reconfigure(next)
     }
 
-    /// Loads the tables of `SyzygyPath` in place of the current ones; what was found (and
-    /// what was skipped, and why) goes to the notes. Bad files and directories are skipped.
+    /// Starts loading the tables of `SyzygyPath` in place of the current ones, on a thread
+    /// of its own ([`tables`]); what it finds (and what it skips, and why) goes to the
+    /// note sink, or to the notes, when it ends. Bad files and directories are skipped.
     fn load_tablebases(&mut self) {
         let path = self.options.syzygy_path.trim().to_string();
         if path.is_empty() {
-            if !self.tablebases.is_empty() {
-                self.notes.push("Syzygy: SyzygyPath is empty: the tables loaded before are dropped".to_string());
+            // Tables asked for before count as loaded: the path is no longer theirs.
+            let had = self.tablebases.loaded().is_none_or(|t| !t.is_empty());
+            self.tablebases.cancel();
+            self.notes.push(if had {
+                "Syzygy: SyzygyPath is empty: the tables loaded before are dropped".to_string()
             } else {
-                self.notes.push("Syzygy: SyzygyPath is empty: no tables".to_string());
-            }
-            self.tablebases = Arc::new(Tablebases::empty());
+                "Syzygy: SyzygyPath is empty: no tables".to_string()
+            });
+            self.tablebases = TableLoad::ready(Tablebases::empty());
             return;
         }
-        let (tb, report) = Tablebases::load(&path);
-        self.notes.extend(report.problems.iter().map(|p| format!("Syzygy: {p}")));
-        self.notes.push(format!("Syzygy: found {report} in '{path}'"));
-        self.tablebases = Arc::new(tb);
+        self.tablebases = TableLoad::start(path, Arc::clone(&self.tablebases), self.note_sink.clone());
+    }
+
+    /// Sends what table loads find, as soon as each ends, to `sink` rather than to the
+    /// notes (the UCI session prints them at once: no command needs to come first).
+    pub fn set_note_sink(&mut self, sink: NoteSink) {
+        self.notes.extend(self.tablebases.take_notes());
+        self.note_sink = Some(sink);
     }
 
     /// The `eval` command's report on `pos`: the hand-crafted evaluation's terms, the
@@ -203,16 +217,20 @@ impl Engine {
         out
     }
 
-    /// The endgame tables loaded (empty without `SyzygyPath`).
-    pub fn tablebases(&self) -> &Arc<Tablebases> {
+    /// The endgame tables `SyzygyPath` names (none without it), perhaps still being read.
+    pub fn tablebases(&self) -> &Arc<TableLoad> {
         &self.tablebases
     }
 
-    /// Lines for the user since the last call: what loading tables found, and tables a
-    /// search found damaged (they are no longer used).
+    /// Lines for the user since the last call: what options did, what a table load that
+    /// ended found (when no note sink took it), and tables a search found damaged (they are
+    /// no longer used). Never waits for a load.
     pub fn take_notes(&mut self) -> Vec<String> {
         let mut notes = std::mem::take(&mut self.notes);
-        notes.extend(self.tablebases.take_problems().into_iter().map(|p| format!("Syzygy: {p}")));
+        notes.extend(self.tablebases.take_notes());
+        if let Some(tables) = self.tablebases.loaded() {
+            notes.extend(tables.take_problems().into_iter().map(|p| format!("Syzygy: {p}")));
+        }
         notes
     }
 
@@ -372,6 +390,7 @@ impl Engine {
 impl Drop for Engine {
     /// Stops a running search and background work; the pool then joins its threads.
     fn drop(&mut self) {
+        self.tablebases.cancel();
         self.stop();
         self.prefault_stop.store(true, Ordering::Relaxed);
     }

@@ -21,6 +21,7 @@ use super::params;
 use super::score::{mate_in, mated_in, Score, DRAW, INFINITE, MATE_IN_MAX, MAX_PLY};
 use super::see::see_ge;
 use super::strength::{Handicap, Level};
+use super::tables::TableLoad;
 use super::threads::ThreadData;
 use super::time::{budget, stability_scale, TimeBudget};
 use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
@@ -101,19 +102,31 @@ pub(super) struct Shared {
     finished: AtomicBool,
     /// The network to evaluate with; `None`: the hand-crafted evaluation.
     nnue: Option<Arc<Nnue>>,
-    /// Endgame tables: probed in the search up to `tb_pieces` pieces (0: never).
-    tb: Arc<Tablebases>,
-    tb_pieces: u32,
-    tb_probe_depth: i32,
+    /// Endgame tables, as `SyzygyPath` named them when the search started (perhaps still
+    /// being read then).
+    tb_load: Arc<TableLoad>,
+    /// `SyzygyProbeLimit` (0 for a strength level: calibrated without tables).
+    tb_limit: u32,
+    /// `SyzygyProbeDepth`.
+    tb_depth: i32,
     tb_rule50: bool,
-    /// Whether the root is in the tables (pieces, castling rights): then its moves are
-    /// ranked by them, and the search chooses only among the best-ranked moves and
-    /// reports their table value.
-    tb_root_wanted: bool,
-    /// That ranking (`None` when the root is not in the tables or they cannot tell),
-    /// worked out by the first search thread that needs it (see [`Shared::tb_root`]).
-    tb_root: OnceLock<Option<Vec<syzygy::RankedMove>>>,
+    /// How the tables are used, worked out by the first search thread (see [`Shared::tb`]).
+    tb: OnceLock<TbUse>,
     tb_hits: AtomicU64,
+}
+
+/// How a search uses the tables.
+struct TbUse {
+    tables: Arc<Tablebases>,
+    /// Positions of up to this many pieces are probed in the search (0: none).
+    pieces: u32,
+    /// With exactly `pieces` pieces, only at this depth or more.
+    probe_depth: i32,
+    /// The root's moves ranked by the tables, when the root is in them (and they can
+    /// tell): the search then chooses only among the best-ranked moves, reports their
+    /// table value, and probes nothing below (the ranking keeps the result, the search
+    /// finds the way, as the anchors do).
+    root: Option<Vec<syzygy::RankedMove>>,
 }
 
 /// The score of a tablebase win at the root; a win `ply` plies from the root scores
@@ -141,7 +154,7 @@ impl Shared {
         request: SearchRequest,
         options: &EngineOptions,
         nnue: Option<Arc<Nnue>>,
-        tb: Arc<Tablebases>,
+        tb_load: Arc<TableLoad>,
         threads: usize,
         listener: Listener,
     ) -> Shared {
@@ -157,16 +170,6 @@ impl Shared {
             .limit_strength
             .then(|| Handicap::new(Level::for_elo(options.elo), &position, &mut limits, &mut budget));
         let lines = options.multipv.max(1);
-        // Tables: not for a strength level (calibrated without them). As the anchors do:
-        // a limit above the largest tables probes those at any depth.
-        let (mut tb_pieces, mut tb_probe_depth) = (options.syzygy_probe_limit, options.syzygy_probe_depth);
-        if options.limit_strength {
-            tb_pieces = 0;
-        } else if tb_pieces > tb.max_pieces() {
-            (tb_pieces, tb_probe_depth) = (tb.max_pieces(), 0);
-        }
-        let tb_root_wanted =
-            tb_pieces > 0 && position.occupied().count() <= tb_pieces && position.castling_rights().is_empty();
         Shared {
             tt,
             control,
@@ -186,44 +189,52 @@ impl Shared {
             listener: Mutex::new(listener),
             finished: AtomicBool::new(false),
             nnue,
-            tb,
-            tb_pieces,
-            tb_probe_depth,
+            tb_load,
+            tb_limit: if options.limit_strength { 0 } else { options.syzygy_probe_limit },
+            tb_depth: options.syzygy_probe_depth,
             tb_rule50: options.syzygy_50_move_rule,
-            tb_root_wanted,
-            tb_root: OnceLock::new(),
+            tb: OnceLock::new(),
             tb_hits: AtomicU64::new(0),
         }
     }
 
-    /// The root's moves ranked by the tables (see `tb_root`). Ranked on a search thread,
-    /// never on the one that started the search (the UCI command thread): the first
-    /// probes of a table read it from disk. The other threads wait for the ranking.
-    fn tb_root(&self) -> Option<&[syzygy::RankedMove]> {
-        self.tb_root
-            .get_or_init(|| {
-                let ranked = self
-                    .tb_root_wanted
-                    .then(|| syzygy::rank_moves(&self.tb, &self.position, &self.history, self.tb_rule50).ok())
-                    .flatten()
-                    .filter(|r| !r.is_empty());
-                if let Some(r) = &ranked {
-                    self.tb_hits.fetch_add(r.len() as u64, Ordering::Relaxed);
-                }
-                ranked
-            })
-            .as_deref()
+    /// How this search uses the tables, worked out by the first search thread to ask
+    /// (the others wait for it), never by the one that started the search (the UCI
+    /// command thread): the tables may still be being read, and the root ranking's probes
+    /// may read a table for the first time. Tables not read by the time the search must
+    /// stop (`stop`, its time limit) are not used.
+    fn tb(&self) -> &TbUse {
+        self.tb.get_or_init(|| {
+            let tables = if self.tb_limit == 0 {
+                None
+            } else {
+                self.tb_load.wait_while(|| {
+                    !self.control.is_stopped()
+                        && self.budget.zip(self.clock_elapsed()).is_none_or(|(b, el)| el < b.hard)
+                })
+            };
+            let tables = tables.unwrap_or_else(|| Arc::new(Tablebases::empty()));
+            // As the anchors do: a limit above the largest tables probes those at any depth.
+            let (pieces, probe_depth) = if self.tb_limit > tables.max_pieces() {
+                (tables.max_pieces(), 0)
+            } else {
+                (self.tb_limit, self.tb_depth)
+            };
+            let pos = &self.position;
+            let root = (pieces > 0 && pos.occupied().count() <= pieces && pos.castling_rights().is_empty())
+                .then(|| syzygy::rank_moves(&tables, pos, &self.history, self.tb_rule50).ok())
+                .flatten()
+                .filter(|r| !r.is_empty());
+            if let Some(r) = &root {
+                self.tb_hits.fetch_add(r.len() as u64, Ordering::Relaxed);
+            }
+            TbUse { pieces: if root.is_some() { 0 } else { pieces }, probe_depth, tables, root }
+        })
     }
 
-    /// Positions of up to this many pieces are probed in the search: none below a root
-    /// the tables ranked (the ranking keeps the result, the search finds the way, as the
-    /// anchors do).
-    fn tb_probe_pieces(&self) -> u32 {
-        if self.tb_root().is_some() {
-            0
-        } else {
-            self.tb_pieces
-        }
+    /// The root's moves ranked by the tables, once they are worked out.
+    fn tb_root(&self) -> Option<&[syzygy::RankedMove]> {
+        self.tb.get()?.root.as_deref()
     }
 
     /// The table's rank of a root move (0 when the root is not in the tables).
@@ -330,7 +341,7 @@ impl Shared {
             nodes,
             nps: nps(nodes, elapsed),
             hashfull: self.tt.hashfull(),
-            tbhits: (!self.tb.is_empty()).then(|| self.tb_hits.load(Ordering::Relaxed)),
+            tbhits: self.tb.get().is_some_and(|t| !t.tables.is_empty()).then(|| self.tb_hits.load(Ordering::Relaxed)),
             time: elapsed,
             pv,
         }
@@ -451,8 +462,8 @@ struct Worker<'a, E: StaticEval> {
     root_depth: i32,
     completed_depth: i32,
     stopped: bool,
-    /// [`Shared::tb_probe_pieces`], read once.
-    tb_pieces: u32,
+    /// How the tables are used ([`Shared::tb`]).
+    tb: &'a TbUse,
 }
 
 /// Used only if the main search thread could not run: any legal move.
@@ -484,6 +495,8 @@ fn is_mate_score(s: i32) -> bool {
 
 impl<'a, E: StaticEval> Worker<'a, E> {
     fn new(id: usize, sh: &'a Shared, hist: &'a mut History, eval: E) -> Self {
+        // First: the root moves' order depends on the tables' ranking.
+        let tb = sh.tb();
         let pos = &sh.position;
         let mut keys = Vec::with_capacity(sh.history.len() + MAX_PLY + 8);
         keys.extend_from_slice(&sh.history);
@@ -524,7 +537,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
             root_depth: 0,
             completed_depth: 0,
             stopped: false,
-            tb_pieces: sh.tb_probe_pieces(),
+            tb,
         }
     }
 
@@ -896,14 +909,14 @@ impl<'a, E: StaticEval> Worker<'a, E> {
     fn probe_tables(&self, pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
         let sh = self.sh;
         let pieces = pos.occupied().count();
-        if pieces > self.tb_pieces
-            || (pieces == self.tb_pieces && depth < sh.tb_probe_depth)
+        if pieces > self.tb.pieces
+            || (pieces == self.tb.pieces && depth < self.tb.probe_depth)
             || pos.halfmove_clock() != 0
             || !pos.castling_rights().is_empty()
         {
             return None;
         }
-        let wdl = sh.tb.probe_wdl(pos).ok()? as i32;
+        let wdl = self.tb.tables.probe_wdl(pos).ok()? as i32;
         sh.tb_hits.fetch_add(1, Ordering::Relaxed);
         let draw = sh.tb_rule50 as i32;
         Some(if wdl > draw {
@@ -1016,7 +1029,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
                 return s;
             }
         }
-        if self.tb_pieces > 0 && excluded.is_none() {
+        if self.tb.pieces > 0 && excluded.is_none() {
             if let Some((value, bound)) = self.probe_tables(pos, depth, ply) {
                 if bound.settles(value, alpha, beta) {
                     return value;

@@ -24,6 +24,8 @@ impl Engines {
     /// at start-up (with the engine's notes, e.g. what the tables held).
     pub fn new(options: EngineOptions, capacity: usize, move_time: Duration) -> Result<(Engines, Vec<String>), String> {
         let mut first = Engine::new(options.clone()).map_err(|e| e.to_string())?;
+        // The tables are read in the background: wait for them, to say what they held.
+        first.tablebases().wait();
         let notes = first.take_notes();
         let pool = Engines {
             options,
@@ -39,7 +41,7 @@ impl Engines {
     /// The tables the engines probe (`--syzygy`), for the page's tablebase panel.
     pub fn tablebases(&self) -> Arc<crate::syzygy::Tablebases> {
         let free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        free.first().map_or_else(|| Arc::new(crate::syzygy::Tablebases::empty()), |e| Arc::clone(e.tablebases()))
+        free.first().map_or_else(|| Arc::new(crate::syzygy::Tablebases::empty()), |e| e.tablebases().wait())
     }
 
     /// A free engine, or a new one while fewer than `capacity` exist; else waits for one.

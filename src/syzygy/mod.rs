@@ -188,6 +188,12 @@ impl Tablebases {
     /// Only headers are read now; every file is checked and skipped, with a line in the
     /// report, when it is not a sound table of its name.
     pub fn load(path: &str) -> (Tablebases, LoadReport) {
+        Tablebases::load_while(path, &|| true)
+    }
+
+    /// [`Tablebases::load`], given up (with the tables found so far) as soon as `go_on`
+    /// says no: it is asked before each file.
+    pub fn load_while(path: &str, go_on: &dyn Fn() -> bool) -> (Tablebases, LoadReport) {
         let mut tb = Tablebases::empty();
         let mut report = LoadReport::default();
         let separator = if cfg!(windows) { ';' } else { ':' };
@@ -201,7 +207,7 @@ impl Tablebases {
                 continue;
             }
             read.push(same);
-            tb.add_directory(Path::new(dir), &mut report, &mut shadowed);
+            tb.add_directory(Path::new(dir), &mut report, &mut shadowed, go_on);
         }
         for ((dir, first), n) in shadowed {
             report
@@ -218,7 +224,13 @@ impl Tablebases {
         (tb, report)
     }
 
-    fn add_directory(&mut self, dir: &Path, report: &mut LoadReport, shadowed: &mut BTreeMap<(String, String), usize>) {
+    fn add_directory(
+        &mut self,
+        dir: &Path,
+        report: &mut LoadReport,
+        shadowed: &mut BTreeMap<(String, String), usize>,
+        go_on: &dyn Fn() -> bool,
+    ) {
         let listing = match std::fs::read_dir(dir) {
             Ok(l) => l,
             Err(e) => {
@@ -229,6 +241,9 @@ impl Tablebases {
         let mut names: Vec<_> = listing.filter_map(|e| e.ok()).map(|e| e.path()).collect();
         names.sort();
         for path in names {
+            if !go_on() {
+                return;
+            }
             let Some(name) = path.file_stem().and_then(|s| s.to_str()) else { continue };
             let kind = match path.extension().and_then(|e| e.to_str()) {
                 Some("rtbw") => Kind::Wdl,

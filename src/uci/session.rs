@@ -32,15 +32,19 @@ impl Out {
         Out::new(Box::new(std::io::stdout()))
     }
     pub fn line(&self, s: &str) {
+        self.lines(&[s]);
+    }
+    /// Writes `lines` together: no line of another thread comes between them.
+    pub fn lines(&self, lines: &[impl AsRef<str>]) {
         let mut w = self.sink.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(w, "{s}");
+        for s in lines {
+            let _ = writeln!(w, "{}", s.as_ref());
+        }
         let _ = w.flush();
     }
     fn info_string(&self, s: &str) {
         // One protocol line per text line.
-        for l in s.lines() {
-            self.line(&format!("info string {l}"));
-        }
+        self.lines(&s.lines().map(|l| format!("info string {l}")).collect::<Vec<_>>());
     }
 }
 
@@ -80,6 +84,12 @@ impl Session {
                 Engine::new(opts).unwrap_or_else(|e| panic!("cannot allocate the engine: {e}"))
             }
         };
+        // What a table load found is said when it ends, whatever command comes next.
+        let notes = out.clone();
+        let mut engine = engine;
+        engine.set_note_sink(Arc::new(move |lines: &[String]| {
+            notes.lines(&lines.iter().map(|l| format!("info string {l}")).collect::<Vec<_>>())
+        }));
         Session {
             out,
             engine,
@@ -184,8 +194,7 @@ impl Session {
                 }
             }
             Command::Quit => {
-                self.engine.stop();
-                self.finish_explaining();
+                self.shutdown();
                 return Flow::Quit;
             }
             Command::Display => {
@@ -199,10 +208,12 @@ impl Session {
                 for note in self.engine.take_notes() {
                     self.out.info_string(&note);
                 }
-                // The tables' value: probes may read a table for the first time, so not
-                // on this thread (`isready` and `stop` are answered meanwhile).
-                let (tb, pos, history) = (Arc::clone(self.engine.tablebases()), *self.game.current(), self.history());
+                // The tables' value: the tables may still be being read, and probes may
+                // read a table for the first time, so not on this thread (`stop` is
+                // answered meanwhile; `isready` after these lines).
+                let (load, pos, history) = (Arc::clone(self.engine.tablebases()), *self.game.current(), self.history());
                 self.answer_later(move || {
+                    let tb = load.wait();
                     let words = crate::explain::Lang::En.words();
                     let mut lines = crate::syzygy::report::value(&tb, &pos, &history)
                         .map_or_else(Vec::new, |r| words.tablebase(&r));
@@ -297,11 +308,11 @@ impl Session {
         let control = Arc::new(control);
         let request = SearchRequest { position: *self.game.current(), history: self.history(), limits };
         let out = self.out.clone();
-        let tb = Arc::clone(self.engine.tablebases());
+        let load = Arc::clone(self.engine.tablebases());
         let listener = move |e: &SearchEvent| {
             if matches!(e, SearchEvent::BestMove(_)) {
                 // Tables the search found damaged: said once, before the move.
-                for p in tb.take_problems() {
+                for p in load.loaded().map(|tb| tb.take_problems()).unwrap_or_default() {
                     out.info_string(&format!("Syzygy: {p}"));
                 }
             }
@@ -331,9 +342,7 @@ impl Session {
             if let Some(h) = before {
                 let _ = h.join();
             }
-            for l in lines {
-                out.line(&l);
-            }
+            out.lines(&lines);
         };
         match std::thread::Builder::new().name("answer".into()).spawn(job) {
             Ok(h) => self.explaining = Some(h),
@@ -344,6 +353,8 @@ impl Session {
     /// Ends the session: stops any search (used on `quit` and end of input).
     pub fn shutdown(&mut self) {
         self.engine.stop();
+        // A `d` still waiting for tables being read must not hold the exit up.
+        self.engine.tablebases().cancel();
         self.finish_explaining();
     }
 

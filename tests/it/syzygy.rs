@@ -449,6 +449,63 @@ fn a_huge_table_keeps_the_engine_responsive() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Reading the directories `SyzygyPath` names is not done on the command thread (here
+/// 3,200 table files in 400 directories, every header read): `isready` sent with it is
+/// answered before the load says what it found; `go` sent with it searches with the new
+/// tables (the search waits for them; what the load found comes before its first `info`);
+/// `stop` sent with it ends a search that waits for a load at once.
+#[test]
+fn loading_tables_keeps_the_command_thread_free() {
+    let root = scratch("many");
+    let small = ["KQvK", "KRvK", "KBvK", "KNvK"];
+    let dirs: Vec<String> = (0..400)
+        .map(|i| {
+            let d = root.join(format!("d{i}"));
+            std::fs::create_dir_all(&d).expect("directory");
+            for t in small {
+                for ext in ["rtbw", "rtbz"] {
+                    let f = format!("{t}.{ext}");
+                    std::fs::write(d.join(&f), kept_table(&f)).expect("write");
+                }
+            }
+            d.display().to_string()
+        })
+        .collect();
+    let path = dirs.join(if cfg!(windows) { ";" } else { ":" });
+    let setoption = format!("setoption name SyzygyPath value {path}");
+    let is_found = |l: &str| l.starts_with("info string Syzygy: found");
+    let mut e = Engine::start();
+    e.send("uci");
+    e.wait_for("uciok", WAIT, |l| l == "uciok");
+
+    let before = e.seen.len();
+    let asked = std::time::Instant::now();
+    e.send(&format!("{setoption}\nisready"));
+    e.wait_for("readyok", WAIT, |l| l == "readyok");
+    let ready = asked.elapsed();
+    assert!(!e.seen[before..].iter().any(|l| is_found(l)), "readyok only after the load, {ready:?}");
+    assert!(ready < Duration::from_millis(1000), "isready answered after {ready:?}");
+    let found = e.wait_for("the load report", WAIT, is_found);
+    assert!(found.contains("found 4 WDL and 4 DTZ tables (3-piece: 4)"), "{found}");
+
+    let before = e.seen.len();
+    e.send(&format!("{setoption}\nposition fen 8/8/8/4k3/8/8/8/KQ6 w - - 0 1\ngo depth 3"));
+    e.wait_for("bestmove", WAIT, |l| l.starts_with("bestmove"));
+    let seen = &e.seen[before..];
+    let first_info = seen.iter().position(|l| l.starts_with("info depth"));
+    assert!(seen.iter().position(|l| is_found(l)) < first_info, "{seen:#?}");
+    assert!(seen.iter().any(|l| l.starts_with("info depth") && l.contains(" tbhits ")), "{seen:#?}");
+
+    e.send(&format!("{setoption}\nposition fen 8/8/8/4k3/8/8/8/KQ6 w - - 0 1\ngo infinite\nstop"));
+    let asked = std::time::Instant::now();
+    e.wait_for("bestmove", WAIT, |l| l.starts_with("bestmove"));
+    let stopped = asked.elapsed();
+    assert!(stopped < Duration::from_millis(1000), "stop honoured after {stopped:?}");
+    e.wait_for("the load report", WAIT, is_found);
+    e.send("quit");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 /// What damage to a header goes undetected without checksums (by hand:
 /// `cargo test --release --test it syzygy::header_damage_census -- --ignored --nocapture`,
 /// with the 3-4-piece tables beside the repository): each of the first 1,024 bytes of
