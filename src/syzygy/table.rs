@@ -347,35 +347,12 @@ fn group_lengths(pieces: &[u8], lead: &[usize]) -> Groups {
 /// Groups and index size of a table without pawns; `order` is where the leading group
 /// comes among the groups.
 fn piece_groups(pieces: &[u8], order: u8, enc: PieceEncoding) -> Result<(Groups, u64), Corrupt> {
-    let lead = match enc {
-        PieceEncoding::ThreeUnique => 3,
-        PieceEncoding::KingsOnly => 2,
+    let (lead, placings) = match enc {
+        PieceEncoding::ThreeUnique => (3, encode::THREE_UNIQUE_SIZE),
+        PieceEncoding::KingsOnly => (2, encode::KINGS_ONLY_SIZE),
     };
     let mut g = group_lengths(pieces, &[lead]);
-    let mut free = 64 - lead as u64;
-    let mut size = 1u64;
-    let (mut i, mut k) = (lead, 0u8);
-    let mut lead_done = false;
-    while i < pieces.len() || k == order {
-        if k == order {
-            g.factor[0] = size;
-            size = size.saturating_mul(match enc {
-                PieceEncoding::ThreeUnique => encode::THREE_UNIQUE_SIZE,
-                PieceEncoding::KingsOnly => encode::KINGS_ONLY_SIZE,
-            });
-            lead_done = true;
-        } else {
-            let len = g.group_len[i];
-            g.factor[i] = size;
-            size = size.saturating_mul(encode::binomial(free as i64, len));
-            free -= len as u64;
-            i += len;
-        }
-        k += 1;
-    }
-    if !lead_done {
-        return Err(Corrupt("group order out of range"));
-    }
+    let size = place_groups(&mut g, pieces.len(), lead, &[(order, 0, placings)])?;
     Ok((g, size))
 }
 
@@ -391,34 +368,46 @@ fn pawn_groups(
 ) -> Result<(Groups, u64), Corrupt> {
     let leads: Vec<usize> = if other > 0 { vec![lead, other] } else { vec![lead] };
     let mut g = group_lengths(pieces, &leads);
-    let mut i = lead + other;
+    let leading = [
+        (order, 0, encode::lead_pawns_size(lead, file).ok_or(Corrupt("too many pawns"))?),
+        (order2, lead, encode::binomial(48 - lead as i64, other)),
+    ];
+    let size = place_groups(&mut g, pieces.len(), lead + other, &leading[..1 + (other > 0) as usize])?;
+    Ok((g, size))
+}
+
+/// Sets the index factor of every group and returns the table's index size. The groups
+/// take places 0, 1, ... in turn: a leading group the place its `(order, first piece,
+/// placings)` in `leading` names, the others (from piece `first_other` on) the places
+/// left, in piece order, each placed on the squares the groups before it left free.
+fn place_groups(
+    g: &mut Groups,
+    pieces: usize,
+    first_other: usize,
+    leading: &[(u8, usize, u64)],
+) -> Result<u64, Corrupt> {
+    let mut i = first_other;
     let mut free = 64 - i as u64;
     let mut size = 1u64;
-    let mut k = 0u8;
-    let (mut lead_done, mut other_done) = (false, other == 0);
-    while i < pieces.len() || k == order || k == order2 {
-        if k == order {
-            g.factor[0] = size;
-            size = size.saturating_mul(encode::lead_pawns_size(lead, file).ok_or(Corrupt("too many pawns"))?);
-            lead_done = true;
-        } else if k == order2 {
-            g.factor[lead] = size;
-            size = size.saturating_mul(encode::binomial(48 - lead as i64, other));
-            other_done = true;
-        } else {
+    let mut placed = 0;
+    // More places than pieces only with a damaged order.
+    for k in 0..=16u8 {
+        if let Some(&(_, first, placings)) = leading.iter().find(|l| l.0 == k) {
+            g.factor[first] = size;
+            size = size.saturating_mul(placings);
+            placed += 1;
+        } else if i < pieces {
             let len = g.group_len[i];
             g.factor[i] = size;
             size = size.saturating_mul(encode::binomial(free as i64, len));
             free -= len as u64;
             i += len;
-        }
-        k += 1;
-        if k > 16 {
+        } else {
             break;
         }
     }
-    if !lead_done || !other_done {
+    if placed != leading.len() {
         return Err(Corrupt("group order out of range"));
     }
-    Ok((g, size))
+    Ok(size)
 }
