@@ -336,6 +336,48 @@ fn root_ranking_avoids_repetitions() {
     }
 }
 
+/// A header damaged so that its table loads and probes without error but gives wrong
+/// values (byte 52 of KQvKR.rtbw inverted: in the code table of its first value store;
+/// the header ends at byte 2,234): the root check finds it at a root the tables misjudge,
+/// says so once before the best move, and the KQvKR tables are not used again (`d` says
+/// so); the engine plays on.
+#[test]
+fn a_table_that_contradicts_itself_is_reported_and_not_used() {
+    let dir = scratch("contradicts");
+    let kept = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy");
+    for f in std::fs::read_dir(&kept).expect("tables").filter_map(|e| e.ok()) {
+        std::fs::copy(f.path(), dir.join(f.file_name())).expect("copy");
+    }
+    let mut wdl = kept_table("KQvKR.rtbw");
+    assert_eq!(wdl[52], 0x70, "KQvKR.rtbw is not the file this test knows");
+    wdl[52] ^= 0xFF;
+    std::fs::write(dir.join("KQvKR.rtbw"), &wdl).expect("write");
+    let fen = "1Q6/7k/2r5/8/2K5/8/8/8 w - - 0 1";
+    let mut e = Engine::start();
+    e.send("uci");
+    e.wait_for("uciok", WAIT, |l| l == "uciok");
+    let lines = load_lines(&mut e, &dir.display().to_string());
+    assert!(lines.iter().any(|l| l.contains("found 10 WDL and 10 DTZ tables")), "loads: {lines:#?}");
+
+    let (_, infos) = search(&mut e, fen, "go depth 6");
+    let said: Vec<&String> = infos.iter().filter(|l| l.contains("contradict")).collect();
+    assert_eq!(said.len(), 1, "{infos:#?}");
+    assert!(
+        said[0].starts_with("info string Syzygy: the KQvKR tables contradict themselves")
+            && said[0].contains(&dir.join("KQvKR.rtbw").display().to_string())
+            && said[0].ends_with("are damaged and no longer used"),
+        "{}",
+        said[0]
+    );
+    e.send("d");
+    let value = e.wait_for("the tables' value", WAIT, |l| l.starts_with("Tablebase (Syzygy"));
+    assert!(value.contains("unknown") && value.contains("KQvKR.rtbw is damaged"), "{value}");
+    let (_, infos) = search(&mut e, "8/8/8/4k3/8/8/1r6/KQ6 w - - 0 1", "go depth 6");
+    assert!(infos.iter().all(|l| !l.contains("contradict") && !l.contains("damaged")), "said twice: {infos:#?}");
+    e.send("quit");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `SyzygyPath` messages: directory entries are trimmed; a directory listed twice is read
 /// once and said once (not once per file); a DTZ file without its WDL file is named as
 /// unusable and not counted; setting the path empty says the tables were dropped.
