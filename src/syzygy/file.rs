@@ -79,6 +79,11 @@ impl TableFile {
         &self.path
     }
 
+    /// Where its sparse indices, block lengths and blocks begin (see `Layout::parts`).
+    pub fn parts(&self) -> [u64; 3] {
+        self.layout.parts
+    }
+
     /// The stored value of `pos` (see `Layout::probe`), reading what it needs through
     /// `cache`; a file found damaged is marked so and fails from then on.
     pub fn probe(&self, cache: &Cache, pos: &Position, wdl: i32) -> Result<Stored, ProbeError> {

@@ -294,6 +294,15 @@ impl Tablebases {
         self.max_pieces
     }
 
+    /// Where the parts of the loaded WDL (`dtz` false) or DTZ file of `material` begin:
+    /// its sparse indices, block lengths and compressed blocks (the header is all before
+    /// the first). For measurements of what damage goes undetected.
+    pub fn file_parts(&self, material: Material, dtz: bool) -> Option<[u64; 3]> {
+        let entry = &self.entries[*self.by_material.get(&material)?];
+        let file = if dtz { entry.dtz.as_ref() } else { entry.wdl.as_ref() }?;
+        Some(file.parts())
+    }
+
     /// Bytes of table data kept in memory now (at most [`cache::CACHE_BYTES`]).
     pub fn cached_bytes(&self) -> usize {
         self.cache.kept().1

@@ -66,6 +66,9 @@ pub(super) struct Layout {
     lead_pawns: usize,
     other_pawns: usize,
     files: Vec<FileTable>,
+    /// Where the sparse indices, the block lengths and the blocks begin (the header is
+    /// all before the first).
+    pub parts: [u64; 3],
     /// Where the last store ends: the file must be at least this long.
     pub end: u64,
 }
@@ -175,7 +178,9 @@ impl Layout {
             at += at & 1;
         }
         // Then the sparse indices, the block lengths and the blocks, in that order.
-        for part in 0..3 {
+        let mut parts = [0; 3];
+        for (part, begins) in parts.iter_mut().enumerate() {
+            *begins = if part == 2 { at.next_multiple_of(64) } else { at };
             for file in files.iter_mut() {
                 for side in file.sides.iter_mut() {
                     let Store::Coded(c) = &mut side.pairs.store else { continue };
@@ -197,7 +202,7 @@ impl Layout {
                 }
             }
         }
-        Ok(Layout { kind, white, symmetric, pieces: n, encoding, lead_pawns, other_pawns, files, end: at })
+        Ok(Layout { kind, white, symmetric, pieces: n, encoding, lead_pawns, other_pawns, files, parts, end: at })
     }
 
     /// The stored value of `pos` (whose material is this table's, in either colour):

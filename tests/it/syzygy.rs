@@ -549,18 +549,19 @@ fn loading_tables_keeps_the_command_thread_free() {
 }
 
 /// What damage to a header goes undetected without checksums (by hand:
-/// `cargo test --release --test it syzygy::header_damage_census -- --ignored --nocapture`,
-/// with the 3-4-piece tables beside the repository): each of the first 1,024 bytes of
-/// KQvK.rtbw, KQvKR.rtbw and KPvKP.rtbw inverted in turn, the table loaded among the
-/// intact others and probed on 2,000 random positions. Counted: offsets refused when
-/// loaded, found damaged by a probe, harmless (every value right), and silently wrong;
-/// of the last, those the root check (`rank_moves` at a position whose value is wrong)
-/// catches.
+/// `ARBITER_SYZYGY_DIR=DIR cargo test --release --test it syzygy::header_damage_census --
+/// --ignored --nocapture`, DIR a directory with all 3-4-piece tables; default: the tables
+/// the other tests use): each of the first 1,024 bytes of KQvK.rtbw, KQvKR.rtbw and
+/// KPvKP.rtbw inverted in turn, the table loaded among the intact others and probed on
+/// 2,000 random positions. Counted: offsets refused when loaded, found damaged by a probe,
+/// harmless (every value right), and silently wrong; of the last, those the root check
+/// (`rank_moves` at a position whose value is wrong) catches, and where the bytes left
+/// are: in the header or in the compressed values (sparse index, block lengths, blocks).
 #[test]
 #[ignore]
 fn header_damage_census() {
     arbiter::chess::attacks::init();
-    let source = table_dir();
+    let source = std::env::var("ARBITER_SYZYGY_DIR").map(PathBuf::from).unwrap_or_else(|_| table_dir());
     let dir = scratch("census");
     for f in std::fs::read_dir(&source).expect("tables").filter_map(|e| e.ok()) {
         std::fs::copy(f.path(), dir.join(f.file_name())).expect("copy");
@@ -568,16 +569,28 @@ fn header_damage_census() {
     let path = dir.to_str().expect("utf-8").to_string();
     for name in ["KQvK", "KQvKR", "KPvKP"] {
         let file = dir.join(format!("{name}.rtbw"));
-        let good = std::fs::read(&file).expect("table");
+        let Ok(good) = std::fs::read(&file) else {
+            eprintln!("{name}.rtbw: not in {}", source.display());
+            continue;
+        };
         let material = Material::parse_name(name).expect("name");
         let mut rng = Rng::new(0xC3_5005);
         let positions: Vec<Position> =
             std::iter::repeat_with(|| random_position(&mut rng, material)).flatten().take(2000).collect();
         let (tb, _) = Tablebases::load(&path);
         let truth: Vec<Option<Wdl>> = positions.iter().map(|p| tb.probe_wdl(p).ok()).collect();
+        let parts = tb.file_parts(material, false).expect("the intact table loads");
+        let part_of = |at: u64| match parts.iter().filter(|&&p| p <= at).count() {
+            0 => "header",
+            1 => "sparse index",
+            2 => "block lengths",
+            _ => "blocks",
+        };
         let (mut refused, mut probe_errors, mut harmless, mut wrong, mut caught) = (0, 0, 0, 0, 0);
-        let mut silent_offsets = Vec::new();
-        for at in 0..good.len().saturating_sub(16).min(1024) {
+        let mut wrong_in_header = 0;
+        let mut silent = Vec::new();
+        let tried = good.len().saturating_sub(16).min(1024);
+        for at in 0..tried {
             let mut bytes = good.clone();
             bytes[at] ^= 0xFF;
             std::fs::write(&file, &bytes).expect("write");
@@ -603,20 +616,23 @@ fn header_damage_census() {
                 continue;
             }
             wrong += 1;
+            wrong_in_header += (part_of(at as u64) == "header") as usize;
             let history = Vec::new();
             if bad.iter().any(|p| {
                 matches!(arbiter::syzygy::rank_moves(&tb, p, &history, true), Err(ProbeError::Inconsistent { .. }))
             }) {
                 caught += 1;
             } else {
-                silent_offsets.push(at);
+                silent.push(format!("{at} ({})", part_of(at as u64)));
             }
         }
         std::fs::write(&file, &good).expect("restore");
         eprintln!(
-            "{name}.rtbw: {} offsets: {refused} refused at load, {probe_errors} found by a probe, {harmless} harmless, \
-             {wrong} silently wrong ({caught} caught by the root check; left: {silent_offsets:?})",
-            good.len().saturating_sub(16).min(1024)
+            "{name}.rtbw ({} bytes; sparse index, block lengths, blocks from {parts:?}): {tried} offsets: {refused} \
+             refused at load, {probe_errors} found by a probe, {harmless} harmless, {wrong} silently wrong \
+             ({wrong_in_header} of them in the header; {caught} caught by the root check; left: {})",
+            good.len(),
+            silent.join(", ")
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
