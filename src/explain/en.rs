@@ -1,14 +1,13 @@
 //! English: every reason and every fact of the position report as a sentence.
 
 use super::analysis::{CastlingWriting, MoveCategory};
-use super::lang::{Legend, RefereeText, Wording};
+use super::lang::{Legend, RefereeText, TablebaseWords, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
 use super::report::{MateFact, Note};
 use super::text::{join_with, moves_with_uci, shorten, square_names, DeadWhy};
 use crate::chess::{CastleSide, Color, FenError, Piece, PieceType, Square};
 use crate::rules::unwinnable::Reason as MateReason;
 use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome, ProblemCode};
-use crate::syzygy::report::TablebaseReport;
 use crate::syzygy::Wdl;
 
 pub struct English;
@@ -96,8 +95,8 @@ impl Wording for English {
         e.to_string()
     }
 
-    fn tablebase(&self, r: &TablebaseReport) -> Vec<String> {
-        tablebase(r)
+    fn tablebase_words(&self) -> TablebaseWords {
+        TABLEBASE
     }
 
     fn referee(&self, t: &RefereeText) -> String {
@@ -852,48 +851,29 @@ fn each_side(white: MateReason, black: MateReason) -> String {
     format!("White: {}; Black: {}", mate_reason(Color::White, white), mate_reason(Color::Black, black))
 }
 
-/// The tables' value in words (one head line, the value, the moves).
-fn tablebase(r: &TablebaseReport) -> Vec<String> {
-    let head = "Tablebase (Syzygy; best play by both sides, not a ruling under the Laws):";
-    let k = match r {
-        TablebaseReport::NotInTables { pieces, largest } => {
-            return vec![format!("{head} not in the tables ({pieces} pieces, tables up to {largest})")]
-        }
-        TablebaseReport::Unknown { why } => return vec![format!("{head} unknown: {why}")],
-        TablebaseReport::Known(k) => k,
-    };
-    let dtz = match &k.dtz {
-        Ok(0) => String::new(),
+/// The phrases of the tables' value.
+const TABLEBASE: TablebaseWords = TablebaseWords {
+    head: "Tablebase (Syzygy; best play by both sides, not a ruling under the Laws):",
+    not_in_tables: |head, pieces, largest| {
+        format!("{head} not in the tables ({pieces} pieces, tables up to {largest})")
+    },
+    unknown: |head, why| format!("{head} unknown: {why}"),
+    dtz: |dtz| match dtz {
         Ok(d) => format!(", {} plies to the next capture or pawn move (DTZ {d})", d.abs()),
         Err(e) => format!(" (DTZ unknown: {e})"),
-    };
-    let mut lines = vec![
-        head.to_string(),
-        format!(
-            "  {} to move: {}{dtz}, if the fifty-move counter were 0 (it is {})",
-            k.side.name(),
-            k.value.name(),
-            k.halfmove_clock
-        ),
-    ];
-    match (&k.moves, k.result()) {
-        (Ok(moves), Some(best)) => {
-            let result = match best {
-                Wdl::Win => "win within the fifty-move rule",
-                Wdl::CursedWin => "win, too slow for the fifty-move rule",
-                Wdl::Draw => "draw",
-                Wdl::BlessedLoss => "loss the fifty-move rule saves",
-                Wdl::Loss => "loss",
-            };
-            let keep: Vec<String> = moves
-                .iter()
-                .filter(|m| m.best)
-                .map(|m| if m.dtz == 0 { m.san.clone() } else { format!("{} (DTZ {})", m.san, m.dtz) })
-                .collect();
-            lines.push(format!("  best result with the counter as it stands: {result}; moves: {}", keep.join(", ")));
-        }
-        (Ok(_), None) => {}
-        (Err(e), _) => lines.push(format!("  moves unknown: {e}")),
-    }
-    lines
-}
+    },
+    value: |side, value, dtz, clock| {
+        format!("  {} to move: {}{dtz}, if the fifty-move counter were 0 (it is {clock})", side.name(), value.name())
+    },
+    result: |best| match best {
+        Wdl::Win => "win within the fifty-move rule",
+        Wdl::CursedWin => "win, too slow for the fifty-move rule",
+        Wdl::Draw => "draw",
+        Wdl::BlessedLoss => "loss the fifty-move rule saves",
+        Wdl::Loss => "loss",
+    },
+    move_dtz: |san, dtz| format!("{san} (DTZ {dtz})"),
+    separator: ", ",
+    best: |result, moves| format!("  best result with the counter as it stands: {result}; moves: {moves}"),
+    moves_unknown: |why| format!("  moves unknown: {why}"),
+};

@@ -10,6 +10,7 @@ use crate::chess::{Color, FenError, Piece, Square};
 use crate::rules::pgn::PgnError;
 use crate::rules::ProblemCode;
 use crate::syzygy::report::TablebaseReport;
+use crate::syzygy::Wdl;
 
 /// Everything the explain mode says in words. The facts come ready-made (from the
 /// explainer and the referee); a language only chooses the words.
@@ -43,8 +44,64 @@ pub trait Wording: Sync {
     fn referee(&self, t: &RefereeText) -> String;
     /// Why a FEN cannot be read.
     fn fen_error(&self, e: &FenError) -> String;
-    /// The lines stating a position's value in the endgame tables (`d`, `explain --syzygy`).
-    fn tablebase(&self, r: &TablebaseReport) -> Vec<String>;
+    /// The phrases of a position's value in the endgame tables.
+    fn tablebase_words(&self) -> TablebaseWords;
+    /// The lines stating a position's value in the endgame tables (`d`, `explain --syzygy`):
+    /// a head line, the value, the best result and its moves, in every language the same.
+    fn tablebase(&self, r: &TablebaseReport) -> Vec<String> {
+        let w = self.tablebase_words();
+        let k = match r {
+            TablebaseReport::NotInTables { pieces, largest } => {
+                return vec![(w.not_in_tables)(w.head, *pieces, *largest)]
+            }
+            TablebaseReport::Unknown { why } => return vec![(w.unknown)(w.head, why)],
+            TablebaseReport::Known(k) => k,
+        };
+        let dtz = match &k.dtz {
+            Ok(0) => String::new(),
+            Ok(d) => (w.dtz)(Ok(*d)),
+            Err(e) => (w.dtz)(Err(e)),
+        };
+        let mut lines = vec![w.head.to_string(), (w.value)(k.side, k.value, &dtz, k.halfmove_clock)];
+        match (&k.moves, k.result()) {
+            (Ok(moves), Some(best)) => {
+                let keep: Vec<String> = moves
+                    .iter()
+                    .filter(|m| m.best)
+                    .map(|m| if m.dtz == 0 { m.san.clone() } else { (w.move_dtz)(&m.san, m.dtz) })
+                    .collect();
+                lines.push((w.best)((w.result)(best), &keep.join(w.separator)));
+            }
+            (Ok(_), None) => {}
+            (Err(e), _) => lines.push((w.moves_unknown)(e)),
+        }
+        lines
+    }
+}
+
+/// A language's phrases for a position's value in the endgame tables ([`Wording::tablebase`]
+/// puts them together).
+pub struct TablebaseWords {
+    /// The first line.
+    pub head: &'static str,
+    /// The line after `head`'s place when the position has more pieces than the largest tables.
+    pub not_in_tables: fn(head: &str, pieces: u32, largest: u32) -> String,
+    /// The line when the tables cannot tell, and why.
+    pub unknown: fn(head: &str, why: &str) -> String,
+    /// After the value: the distance to zeroing (never 0), or why it is unknown.
+    pub dtz: fn(Result<i32, &str>) -> String,
+    /// The value line: side to move, value with the counter at 0, the DTZ part, the counter.
+    pub value: fn(Color, Wdl, &str, u32) -> String,
+    /// The best result with the counter as it stands.
+    pub result: fn(Wdl) -> &'static str,
+    /// A best move with its DTZ (never 0).
+    pub move_dtz: fn(&str, i32) -> String,
+    /// Between two best moves.
+    pub separator: &'static str,
+    /// The best-result line: the result, the best moves.
+    pub best: fn(&str, &str) -> String,
+    /// The moves are unknown, and why.
+    pub moves_unknown: fn(&str) -> String,
 }
 
 /// What `arbiter referee` says about a recorded game; the facts (and the reasons, already in

@@ -3,7 +3,7 @@
 //! 子力不足, 死局; citations in full-width parentheses `（FIDE 3.9.2）`.
 
 use super::analysis::{CastlingWriting, MoveCategory};
-use super::lang::{Legend, RefereeText, Wording};
+use super::lang::{Legend, RefereeText, TablebaseWords, Wording};
 use super::reason::{Castling, CastlingLoss, CheckAnswer, Line, Placed, Reason};
 use super::report::{MateFact, Note};
 use super::text::{join_with, moves_with_uci, shorten, square_names, DeadWhy};
@@ -11,7 +11,6 @@ use crate::chess::{CastleSide, Color, FenError, Piece, PieceType, Square};
 use crate::rules::pgn::PgnError;
 use crate::rules::unwinnable::Reason as MateReason;
 use crate::rules::{Act, AutomaticDraw, DrawClaim, Outcome, ProblemCode};
-use crate::syzygy::report::TablebaseReport;
 use crate::syzygy::Wdl;
 
 pub struct Chinese;
@@ -122,8 +121,8 @@ impl Wording for Chinese {
         })
     }
 
-    fn tablebase(&self, r: &TablebaseReport) -> Vec<String> {
-        tablebase(r)
+    fn tablebase_words(&self) -> TablebaseWords {
+        TABLEBASE
     }
 
     fn referee(&self, t: &RefereeText) -> String {
@@ -793,51 +792,34 @@ fn each_side(white: MateReason, black: MateReason) -> String {
     format!("白方：{}；黑方：{}", mate_reason(Color::White, white), mate_reason(Color::Black, black))
 }
 
-/// The tables' value in words (one head line, the value, the moves).
-fn tablebase(r: &TablebaseReport) -> Vec<String> {
-    let head = "残局库（Syzygy；双方均走最佳着法，并非棋规裁决）：";
-    let k = match r {
-        TablebaseReport::NotInTables { pieces, largest } => {
-            return vec![format!("{head}不在残局库中（{pieces} 个棋子，残局库最多 {largest} 个）")]
-        }
-        TablebaseReport::Unknown { why } => return vec![format!("{head}未知：{why}")],
-        TablebaseReport::Known(k) => k,
-    };
-    let value = |w: Wdl| match w {
-        Wdl::Win => "胜",
-        Wdl::CursedWin => "胜，但按五十回合规则为和（受诅咒的胜）",
-        Wdl::Draw => "和",
-        Wdl::BlessedLoss => "负，但按五十回合规则为和（受祝福的负）",
-        Wdl::Loss => "负",
-    };
-    let dtz = match &k.dtz {
-        Ok(0) => String::new(),
+/// The phrases of the tables' value.
+const TABLEBASE: TablebaseWords = TablebaseWords {
+    head: "残局库（Syzygy；双方均走最佳着法，并非棋规裁决）：",
+    not_in_tables: |head, pieces, largest| format!("{head}不在残局库中（{pieces} 个棋子，残局库最多 {largest} 个）"),
+    unknown: |head, why| format!("{head}未知：{why}"),
+    dtz: |dtz| match dtz {
         Ok(d) => format!("，距下一次吃子或兵的移动 {} 个半回合（DTZ {d}）", d.abs()),
         Err(e) => format!("（DTZ 未知：{e}）"),
-    };
-    let side = color_name(k.side);
-    let mut lines = vec![
-        head.to_string(),
-        format!("  {side}走棋：{}{dtz}，按五十回合计数为 0 计（当前为 {}）", value(k.value), k.halfmove_clock),
-    ];
-    match (&k.moves, k.result()) {
-        (Ok(moves), Some(best)) => {
-            let result = match best {
-                Wdl::Win => "在五十回合规则内取胜",
-                Wdl::CursedWin => "胜，但来不及在五十回合规则内取胜",
-                Wdl::Draw => "和",
-                Wdl::BlessedLoss => "负，但五十回合规则可以救和",
-                Wdl::Loss => "负",
-            };
-            let keep: Vec<String> = moves
-                .iter()
-                .filter(|m| m.best)
-                .map(|m| if m.dtz == 0 { m.san.clone() } else { format!("{}（DTZ {}）", m.san, m.dtz) })
-                .collect();
-            lines.push(format!("  按当前计数的最佳结果：{result}；着法：{}", keep.join("、")));
-        }
-        (Ok(_), None) => {}
-        (Err(e), _) => lines.push(format!("  着法未知：{e}")),
-    }
-    lines
-}
+    },
+    value: |side, value, dtz, clock| {
+        let value = match value {
+            Wdl::Win => "胜",
+            Wdl::CursedWin => "胜，但按五十回合规则为和（受诅咒的胜）",
+            Wdl::Draw => "和",
+            Wdl::BlessedLoss => "负，但按五十回合规则为和（受祝福的负）",
+            Wdl::Loss => "负",
+        };
+        format!("  {}走棋：{value}{dtz}，按五十回合计数为 0 计（当前为 {clock}）", color_name(side))
+    },
+    result: |best| match best {
+        Wdl::Win => "在五十回合规则内取胜",
+        Wdl::CursedWin => "胜，但来不及在五十回合规则内取胜",
+        Wdl::Draw => "和",
+        Wdl::BlessedLoss => "负，但五十回合规则可以救和",
+        Wdl::Loss => "负",
+    },
+    move_dtz: |san, dtz| format!("{san}（DTZ {dtz}）"),
+    separator: "、",
+    best: |result, moves| format!("  按当前计数的最佳结果：{result}；着法：{moves}"),
+    moves_unknown: |why| format!("  着法未知：{why}"),
+};
