@@ -39,7 +39,10 @@ class Page:
         self.d = d
         d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-        d.get(URL)
+        # A fresh board: the tab's stored board id cleared on a page of the same origin that
+        # runs no script (on the board page itself an answer still in flight could store the
+        # last id again after the clear, and the next scenario would open on that board).
+        d.get(URL + "favicon.svg")
         d.execute_script("window.sessionStorage.clear()")
         d.get(URL)
         self.wait_for(lambda: self.squares() == 64, "the board is drawn")
