@@ -14,9 +14,38 @@ use serde::Serialize;
 
 /// Writes a view as one line of compact JSON. Serializing these views cannot fail (string
 /// keys, no maps with other keys), so a failure is a programming error: reported as a JSON
-/// string rather than a panic.
+/// string rather than a panic. Strings keep their value; what a terminal would act on is
+/// written as `\uHHHH` ([`TerminalSafe`]).
 pub fn to_line<T: Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))
+    let mut out = Vec::new();
+    let written = value.serialize(&mut serde_json::Serializer::with_formatter(&mut out, TerminalSafe));
+    match (written, String::from_utf8(out)) {
+        (Ok(()), Ok(line)) => line,
+        (Err(e), _) => format!("{{\"error\":{:?}}}", e.to_string()),
+        (_, Err(e)) => format!("{{\"error\":{:?}}}", e.to_string()),
+    }
+}
+
+/// serde_json's compact output, except that the characters a terminal would act on and
+/// serde_json writes raw (DEL, C1 controls such as U+009B, a CSI; bidirectional controls)
+/// are escaped too: `--json` lines carry tag values and move texts from files and are
+/// often read on a terminal (`text::acts_on_terminal`). The value is the same JSON string.
+struct TerminalSafe;
+
+impl serde_json::ser::Formatter for TerminalSafe {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some((at, c)) = rest.char_indices().find(|&(_, c)| text::acts_on_terminal(c)) {
+            writer.write_all(&rest.as_bytes()[..at])?;
+            write!(writer, "\\u{:04x}", c as u32)?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        writer.write_all(rest.as_bytes())
+    }
 }
 
 fn squares(list: impl IntoIterator<Item = Square>) -> Vec<String> {

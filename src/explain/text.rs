@@ -10,6 +10,27 @@ use crate::chess::{Move, Square};
 use crate::rules::unwinnable::Reason as MateReason;
 use crate::rules::{Game, PositionReport};
 
+/// A character a terminal would act on rather than show: a control character (C0, DEL, C1:
+/// escape sequences, the bell) or a bidirectional control (U+202A-U+202E, U+2066-U+2069:
+/// they reorder what follows, so a tag could make a line read as something else).
+pub fn acts_on_terminal(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` as a terminal shows it faithfully: each character it would act on
+/// ([`acts_on_terminal`]) written out, `\xHH` up to U+00FF and `\u{HHHH}` above.
+pub fn shown_as_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c as u32 {
+            _ if !acts_on_terminal(c) => out.push(c),
+            code @ 0..=0xff => out.push_str(&format!("\\x{code:02x}")),
+            code => out.push_str(&format!("\\u{{{code:04x}}}")),
+        }
+    }
+    out
+}
+
 /// One reason as a sentence with its citation.
 pub fn reason_text(r: &Reason, lang: Lang) -> String {
     let words = lang.words();

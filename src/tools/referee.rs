@@ -13,7 +13,7 @@
 
 use crate::data::{in_order, position_args};
 use crate::explain::judge::{self, Judgement, Started};
-use crate::explain::{json, Lang, RefereeText};
+use crate::explain::{json, text, Lang, RefereeText};
 use crate::rules::pgn::{PgnReader, RawGame};
 use crate::rules::ProblemCode;
 use std::io::{BufReader, Write};
@@ -146,21 +146,8 @@ impl Judgement {
         }
         // Tag values and move texts come from the file: a control character (an escape
         // sequence that clears the screen, say) is shown, not sent to the terminal.
-        lines.iter().map(|l| escape_controls(l)).collect()
+        lines.iter().map(|l| text::shown_as_text(l)).collect()
     }
-}
-
-/// `text` with every control character (C0, DEL, C1) written as `\xHH`.
-fn escape_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() {
-            out.push_str(&format!("\\x{:02x}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// Games read ahead of the one printed next: enough to keep every thread busy past a game

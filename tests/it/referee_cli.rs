@@ -305,22 +305,30 @@ fn broken_notation_is_unreadable_not_an_illegal_move() {
 }
 
 /// Issue #64: tag values and move texts went to the terminal as they stood in the file, so an
-/// escape sequence in a PGN could clear the screen or recolour it. Text output shows control
-/// characters as `\xHH`; JSON escapes them its own way and keeps the value.
+/// escape sequence in a PGN could clear the screen or recolour it, and a bidirectional control
+/// reorder the line. Text output shows them as `\xHH` / `\u{HHHH}`; JSON as `\uHHHH` (C1 and
+/// bidirectional controls too, which JSON allows raw), the value kept.
 #[test]
 fn control_characters_from_the_file_never_reach_the_terminal() {
     let path = pgn_file(
         "controls",
-        "[White \"\u{1b}[2J\u{1b}[31mMallory\"]\n[Black \"bell\u{7}\u{9b}31m\"]\n\n1. e4 Nf6\u{1b}c *\n",
+        "[White \"\u{1b}[2J\u{1b}[31mMallory\"]\n[Black \"bell\u{7}\u{9b}31m\u{7f}\u{202e}0-1\u{202c}\"]\n\n\
+         1. e4 Nf6\u{1b}c *\n",
     );
+    let reaches = |c: char| c.is_control() && c != '\n' || ('\u{202a}'..='\u{202e}').contains(&c);
     for lang in ["en", "zh"] {
         let (code, out, err) = referee(&[&path.to_string_lossy(), "--lang", lang]);
         assert_eq!(code, 0, "{err}");
-        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{lang}: {out:?}");
-        assert!(out.contains(r"\x1b[2J\x1b[31mMallory - bell\x07\x9b31m"), "{lang}: {out}");
+        assert!(!out.chars().any(reaches), "{lang}: {out:?}");
+        assert!(out.contains(r"\x1b[2J\x1b[31mMallory - bell\x07\x9b31m\x7f\u{202e}0-1\u{202c}"), "{lang}: {out}");
         assert!(out.contains(r"Nf6\x1bc"), "{lang}: {out}");
     }
     let (_, json, _) = referee(&[&path.to_string_lossy(), "--json"]);
+    assert!(!json.chars().any(reaches), "{json:?}");
     assert!(json.contains(r#""white":"\u001b[2J\u001b[31mMallory""#), "{json}");
+    assert!(json.contains(r#""black":"bell\u0007\u009b31m\u007f\u202e0-1\u202c""#), "{json}");
+    // The value is kept: a JSON reader gets the tag as it stood in the file.
+    let value: serde_json::Value = serde_json::from_str(json.lines().next().expect("a line")).expect("JSON");
+    assert_eq!(value["black"], "bell\u{7}\u{9b}31m\u{7f}\u{202e}0-1\u{202c}", "{json}");
     let _ = std::fs::remove_file(path);
 }
