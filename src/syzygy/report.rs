@@ -73,7 +73,11 @@ pub fn value(tb: &Tablebases, pos: &Position, history: &[u64]) -> Option<Tableba
         Ok(w) => w,
         Err(e) => return Some(TablebaseReport::Unknown { why: e.to_string() }),
     };
-    let moves = moves.map(|ranked| {
+    let moves = moves.map(|mut ranked| {
+        // Moves the tables rank alike are shown quickest win first, longest defence first
+        // (DTZ ascending within a rank): the order a reader looks for. The search keeps its
+        // own order; the sort is stable, so equal DTZs keep move order.
+        ranked.sort_by_key(|r| (std::cmp::Reverse(r.rank), r.dtz));
         let best = ranked.first().map(|r| r.rank);
         ranked
             .iter()

@@ -427,3 +427,30 @@ fn castling_and_promotion_on_the_board() {
     let (_, v) = s.act(&id, r#"{"action": "promote", "piece": "queen"}"#);
     assert!(v["preview"]["summary"].to_string().contains("Stalemate"), "{}", v["preview"]);
 }
+
+/// With `--syzygy`, the tablebase panel gives the tables' value of the position on the board
+/// in the page's language, after every move; it is empty where the tables do not reach.
+#[test]
+fn the_tablebase_panel_speaks_the_pages_language() {
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+    let s = Server::start(&["--syzygy", tables]);
+    let id = s.board(r#"{"fen": "8/8/8/4k3/8/8/8/KQ6 w - - 0 1"}"#);
+    let (status, v) = s.json("GET", &format!("/api/boards/{id}"), None);
+    assert_eq!(status, 200, "{v}");
+    let lines = v["tablebase"].to_string();
+    assert!(lines.contains("Syzygy") && lines.contains("win") && lines.contains("DTZ 17"), "{lines}");
+    let (_, v) = s.json("GET", &format!("/api/boards/{id}?lang=zh"), None);
+    let lines = v["tablebase"].to_string();
+    assert!(lines.contains("残局库") && lines.contains("白方走棋：胜") && !lines.contains("win"), "{lines}");
+    // After a move, the value of the new position, Black to move: a loss.
+    let (_, _) = s.act(&id, r#"{"action": "move", "text": "Kb2"}"#);
+    let (_, v) = s.act(&id, r#"{"action": "confirm"}"#);
+    assert_eq!(v["moves"][0]["san"], "Kb2", "{v}");
+    let lines = v["tablebase"].to_string();
+    assert!(lines.contains("black to move: loss"), "{lines}");
+    assert!(lines.contains("moves: Kf4 (DTZ -16), Kd5 (DTZ -16)") && lines.ends_with("Kd4 (DTZ -12)\"]"), "{lines}");
+    // Out of the tables' reach: nothing to say.
+    let id = s.board(r#"{"fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}"#);
+    let (_, v) = s.json("GET", &format!("/api/boards/{id}"), None);
+    assert!(v["tablebase"].as_array().is_some_and(|l| l.iter().all(|t| !t.to_string().contains("win"))), "{v}");
+}
