@@ -221,9 +221,10 @@ fn conclude<S: AsRef<str>>(mut j: Judgement, texts: &[S], flag: bool, replay: Re
         let reasons: Vec<String> = ex.reasons.iter().map(|r| reason_text(r, lang)).collect();
         let mover = game.current().side_to_move();
         let reasons = reasons.join(" ");
-        // Text that is no move in any notation (`Qh4x#`, `e9`) is a broken record, not a move
-        // the Laws forbid.
-        let problem = if ex.reasons.iter().any(|r| r.code() == ReasonCode::Malformed) {
+        // Text that is no move in any notation (`Qh4x#`, `e9`), or that fits more than one
+        // legal move (`Nd2` with knights on b1 and f1), is a broken record, not a move the
+        // Laws forbid: the record does not say which move was played.
+        let problem = if ex.reasons.iter().any(|r| matches!(r.code(), ReasonCode::Malformed | ReasonCode::Ambiguous)) {
             Problem {
                 ply: i + 1,
                 code: ProblemCode::Unreadable,

@@ -263,20 +263,21 @@ fn the_report_speaks_every_language() {
 
 /// Issue #64: a tag pair in the middle of a movetext line split the game into a "clean"
 /// fragment and a phantom game with a false illegal move; a result written against the move
-/// (`Qh4#0-1`) and text that is no move are broken notation: `unreadable`, never a finding
-/// under the Laws.
+/// (`Qh4#0-1`), text that is no move and a move that fits two (`Nd2` with knights on b1 and
+/// f1) are broken notation: `unreadable`, never a finding under the Laws.
 #[test]
 fn broken_notation_is_unreadable_not_an_illegal_move() {
     let path = pgn_file(
         "notation",
         "[Event \"mid\"]\n[Result \"0-1\"]\n\n1. f3 e5 [Event \"mid\"] 2. g4 Qh4# 0-1\n\n\
          [Event \"glued\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4#0-1\n\n\
-         [Event \"no move\"]\n\n1. e4 e5 2. Qh9 *\n",
+         [Event \"no move\"]\n\n1. e4 e5 2. Qh9 *\n\n\
+         [Event \"ambiguous\"]\n[FEN \"4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Nd2 Kd7 *\n",
     );
     let (code, out, err) = referee(&[&path.to_string_lossy(), "--json"]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines.len(), 4, "{out}");
     assert!(!out.contains("illegal_move"), "{out}");
     assert!(
         lines[0].contains(
@@ -298,7 +299,13 @@ fn broken_notation_is_unreadable_not_an_illegal_move() {
         lines[2]
     );
     assert!(
-        err.contains("illegal moves: 0, moves after the end: 0, results contradicting the Laws: 0, unreadable: 3"),
+        lines[3].contains(r#""code":"unreadable","rule":null,"text":"White's move Nd2 cannot be read."#)
+            && lines[3].contains("Nbd2 or Nfd2"),
+        "{}",
+        lines[3]
+    );
+    assert!(
+        err.contains("illegal moves: 0, moves after the end: 0, results contradicting the Laws: 0, unreadable: 4"),
         "{err}"
     );
     let _ = std::fs::remove_file(path);
