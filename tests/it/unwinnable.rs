@@ -846,6 +846,35 @@ fn a_short_horizon_is_searched_exhaustively_first() {
     assert_winnable("8/8/8/8/2kN4/5n2/8/K7 w - - 142 1", Color::Black);
 }
 
+/// Issue #64: a complete short search settles what the clock decides. K+B+N v K nine
+/// half-moves before the seventy-five-move rule and K+N v K+N eight before it: Black cannot
+/// mate in time (the brute force agrees), and a capture leaves material that never mates.
+/// White cannot either, so the position is dead and White's flag falling there changes
+/// nothing: a draw (it was ruled a loss: Black's verdict was `undetermined` after 2 M nodes).
+#[test]
+fn a_flag_fall_before_the_clock_ends_the_game_is_ruled_by_a_short_search() {
+    for fen in ["5K2/1n6/8/8/8/2b5/6k1/8 w - - 141 100", "8/1k6/8/1N6/K3n3/8/8/8 w - - 142 100"] {
+        let d = decide(&pos(fen), Color::Black, Budget::default());
+        assert_eq!(d.verdict, Verdict::Unwinnable { reason: Reason::Exhaustive75 }, "{fen}");
+        // Well inside the budget.
+        assert!(d.nodes < Budget::DEFAULT_NODES / 10, "{fen}: {} nodes", d.nodes);
+        let plies = 150 - pos(fen).halfmove_clock() as u32;
+        assert!(
+            matches!(common::helpmate::shortest(fen, false, plies, 50_000_000), common::helpmate::Found::NoneWithin),
+            "{fen}: the brute force finds a mate, or runs out of nodes"
+        );
+        let (code, out, _) = common::arbiter_cli(&["explain", "--fen", fen, "--flag", "white", "--json"]);
+        assert!(
+            code == 0
+                && out.contains(r#""side":"white","act":"flag_fall","result":"1/2-1/2","rule":"5.2.2""#)
+                && out.contains(
+                    r#""opponent":{"verdict":"unwinnable","helpmate":null,"reason":"exhaustive_search_75_moves"}"#
+                ),
+            "{fen}: {out}"
+        );
+    }
+}
+
 #[test]
 fn an_undetermined_verdict_names_the_budget_spent() {
     // Black's mate behind White's wall is not found with so few nodes: the text names the

@@ -26,12 +26,21 @@ pub enum MaterialProof {
 
 /// A proof from material that `winner` can never checkmate, if there is one.
 pub fn prove(pos: &Position, winner: Color) -> Option<MaterialProof> {
+    prove_without(pos, winner, Bitboard::EMPTY)
+}
+
+/// [`prove`] on the board with the men on `gone` taken off. The proof reads only each side's
+/// men by kind and the colour of the bishops' squares, and a capture that does not promote
+/// changes nothing else of them (the capturer keeps its kind, and a bishop the colour of its
+/// squares): so with `gone` the man such a capture takes, this is the proof for the position
+/// after it.
+pub fn prove_without(pos: &Position, winner: Color, gone: Bitboard) -> Option<MaterialProof> {
     let kings = pos.pieces(PieceType::King);
-    let ours = pos.color(winner) & !kings;
+    let ours = pos.color(winner) & !kings & !gone;
     if ours.is_empty() {
         return Some(MaterialProof::BareKing);
     }
-    let theirs = pos.color(winner.flip()) & !kings;
+    let theirs = pos.color(winner.flip()) & !kings & !gone;
     let pawns = pos.pieces(PieceType::Pawn);
     let knights = pos.pieces(PieceType::Knight);
     let bishops = pos.pieces(PieceType::Bishop);
