@@ -671,7 +671,7 @@ pub(crate) fn value(p: PieceType) -> i32 {
 }
 
 /// Knight moves from `a` to `b` on an empty board.
-fn knight_distance(a: Square, b: Square) -> i32 {
+pub(super) fn knight_distance(a: Square, b: Square) -> i32 {
     KNIGHT_DISTANCE[a.index()][b.index()] as i32
 }
 
@@ -742,14 +742,7 @@ mod tests {
     #[test]
     fn keys_made_while_generating_are_the_move_lists_keys() {
         attacks::init();
-        let perft = include_str!("../../../tests/data/perft.epd").lines().filter_map(|l| l.split(';').next());
-        let finals = include_str!("../../../tests/data/selfplay-finals.epd").lines().step_by(10);
-        let mut positions = Vec::new();
-        for fen in perft.chain(finals).filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
-            let pos = Position::from_fen(fen.trim()).expect("test FEN");
-            positions.extend(legal_moves(&pos).iter().take(6).map(|&m| pos.make_move(m)));
-            positions.push(pos);
-        }
+        let positions = super::super::perft_and_finals_with_children(10, 6);
         let mut checked = 0;
         for pos in &positions {
             for winner in Color::ALL {

@@ -537,14 +537,7 @@ mod tests {
     #[test]
     fn the_mating_move_is_the_first_mate_of_the_move_list() {
         attacks::init();
-        let perft = include_str!("../../../tests/data/perft.epd").lines().filter_map(|l| l.split(';').next());
-        let finals = include_str!("../../../tests/data/selfplay-finals.epd").lines().step_by(3);
-        let mut positions = Vec::new();
-        for fen in perft.chain(finals).filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
-            let pos = Position::from_fen(fen.trim()).expect("test FEN");
-            positions.extend(legal_moves(&pos).iter().map(|&m| pos.make_move(m)));
-            positions.push(pos);
-        }
+        let positions = super::super::perft_and_finals_with_children(3, MAX_MOVES);
         let mut mates = 0;
         for pos in &positions {
             let first = legal_moves(pos).iter().copied().find(|&m| {
@@ -562,13 +555,7 @@ mod tests {
         attacks::init();
         let pos = Position::from_fen("7k/8/6K1/8/8/8/8/R7 w - - 0 1").expect("test FEN");
         // Rb1 Kg8 Rb8# walks past Ra8#.
-        let mut p = pos;
-        let mut line = Vec::new();
-        for uci in ["a1b1", "h8g8", "b1b8"] {
-            let mv = crate::chess::notation::parse_uci_move(&p, uci).expect("move");
-            line.push(mv);
-            p = p.make_move(mv);
-        }
+        let line = super::super::uci_line(&pos, &["a1b1", "h8g8", "b1b8"]);
         assert!(is_helpmate(&pos, Color::White, &line));
         let cut = mate_on_the_way(&pos, Color::White, &line).expect("a mate at once");
         assert_eq!(cut.len(), 1);
@@ -581,13 +568,7 @@ mod tests {
         attacks::init();
         let pos = Position::from_fen("7k/8/6K1/8/8/8/8/R7 w - - 0 1").expect("test FEN");
         // Ra2 Kg8 Ra1 Kh8 Ra8#: the first four half-moves return to the start.
-        let mut p = pos;
-        let mut line = Vec::new();
-        for uci in ["a1a2", "h8g8", "a2a1", "g8h8", "a1a8"] {
-            let mv = crate::chess::notation::parse_uci_move(&p, uci).expect("move");
-            line.push(mv);
-            p = p.make_move(mv);
-        }
+        let line = super::super::uci_line(&pos, &["a1a2", "h8g8", "a2a1", "g8h8", "a1a8"]);
         assert!(is_helpmate(&pos, Color::White, &line));
         assert_eq!(without_cycles(&pos, &line), &line[4..]);
         assert_eq!(shorten(&pos, Color::White, &line, 1000).len(), 1);
