@@ -6,13 +6,20 @@
 //! - `--vectors`: lines `WB|W-|-B|-- FEN` (default `tests/data/cha-test-vectors.txt`): per class
 //!   the side verdicts decided, undetermined and wrong (must be 0); every helpmate is replayed.
 //! - `--positions`: one FEN per line (anything after the FEN's fields ignored): per-position time
-//!   (both sides), median / p99 / max, verdict counts, the Undetermined rate.
+//!   (both sides), median / mean / p99 / max, verdict counts, the Undetermined rate, the slowest.
+//! - `--mode`: what is timed per position with `--positions`: `decide` (the verdicts, the
+//!   default), `batch` (`arbiter unwinnable --epd`: the verdicts with the decision's helpmate as
+//!   the example), `shortest` (the same with `--shortest`), `report` (the position report of
+//!   `arbiter explain`, as a web board asks for it after every move).
 //! - `--every K`: only every K-th vector (a quick look).
 //!
 //! Prints the undetermined and wrong vectors with their side, so they can be studied.
 
 use arbiter::chess::{attacks, Color, Position};
-use arbiter::rules::unwinnable::{decide, is_helpmate, Budget, Verdict};
+use arbiter::rules::unwinnable::{
+    decide, decide_with_any_example, decide_with_example, is_helpmate, Budget, Decision, Verdict, EXAMPLE_NODES,
+};
+use arbiter::rules::Game;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -55,6 +62,7 @@ fn main() {
     let mut positions = None;
     let mut budget = Budget::default();
     let mut every = 1usize;
+    let mut mode = Mode::Decide;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -62,6 +70,15 @@ fn main() {
             "--no-vectors" => vectors = None,
             "--positions" => positions = args.next(),
             "--budget" => budget = Budget(args.next().and_then(|s| s.parse().ok()).unwrap_or(budget.0)),
+            "--mode" => {
+                mode = match args.next().as_deref() {
+                    Some("decide") => Mode::Decide,
+                    Some("batch") => Mode::Batch,
+                    Some("shortest") => Mode::Shortest,
+                    Some("report") => Mode::Report,
+                    other => panic!("--mode {other:?}: decide, batch, shortest or report"),
+                }
+            }
             "--every" => every = args.next().and_then(|s| s.parse().ok()).unwrap_or(1).max(1),
             "--dump" => {
                 let n = args.next().and_then(|s| s.parse().ok()).unwrap_or(50);
@@ -99,7 +116,7 @@ fn main() {
         run_vectors(&path, budget, every);
     }
     if let Some(path) = positions {
-        run_positions(&path, budget);
+        run_positions(&path, budget, mode);
     }
 }
 
@@ -201,20 +218,48 @@ fn run_vectors(path: &str, budget: Budget, every: usize) {
     println!("nodes: {nodes_total}; wall {:.1} s", start_all.elapsed().as_secs_f64());
 }
 
-fn run_positions(path: &str, budget: Budget) {
+/// What `--positions` times per position.
+#[derive(Clone, Copy)]
+enum Mode {
+    Decide,
+    Batch,
+    Shortest,
+    Report,
+}
+
+/// Both sides' answers in `mode` (the report's `mate_possible`, as shown to a reader).
+fn answer(pos: &Position, budget: Budget, mode: Mode) -> [Decision; 2] {
+    let each = |side| match mode {
+        Mode::Decide | Mode::Report => decide(pos, side, budget),
+        Mode::Batch => decide_with_any_example(pos, side, budget),
+        Mode::Shortest => decide_with_example(pos, side, budget, EXAMPLE_NODES),
+    };
+    if let Mode::Report = mode {
+        let report = Game::new(*pos).report().for_reader(pos);
+        if let Some(both) = report.mate_possible {
+            return both;
+        }
+    }
+    [each(Color::White), each(Color::Black)]
+}
+
+fn run_positions(path: &str, budget: Budget, mode: Mode) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut times = Vec::new();
     let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
     let mut bad_helpmates = 0;
     let mut n = 0;
     let mut nodes_each: Vec<u64> = Vec::new();
+    let mut slowest: Vec<(f64, String)> = Vec::new();
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let Some(fen) = fen_of(line) else { continue };
         let Ok(pos) = Position::from_fen(&fen) else { continue };
         n += 1;
         let t = cpu_micros();
-        let both = [decide(&pos, Color::White, budget), decide(&pos, Color::Black, budget)];
-        times.push(cpu_micros() - t);
+        let both = answer(&pos, budget, mode);
+        let us = cpu_micros() - t;
+        times.push(us);
+        slowest.push((us, fen.clone()));
         nodes_each.push(both[0].nodes + both[1].nodes);
         for (d, side) in both.iter().zip([Color::White, Color::Black]) {
             *counts.entry(d.verdict.code()).or_default() += 1;
@@ -224,6 +269,10 @@ fn run_positions(path: &str, budget: Budget) {
                 _ => {}
             }
         }
+    }
+    slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (us, fen) in slowest.iter().take(5) {
+        println!("slow: {:.1} ms {fen}", us / 1000.0);
     }
     let nodes_sorted = {
         let mut v = nodes_each.clone();

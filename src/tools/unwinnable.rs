@@ -35,6 +35,11 @@ pub struct UnwinnableArgs {
     /// file's order, and each position's `micros` is its own time on its thread.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Batch: show one of the shortest helpmates where one of at most six half-moves exists
+    /// (as the single-position answer does), at some three times the batch's cost; without
+    /// it a batch shows the decision's helpmate, cycles cut out (docs/unwinnable.md).
+    #[arg(long)]
+    pub shortest: bool,
 }
 
 /// Positions of a batch read ahead of the one printed next.
@@ -59,6 +64,10 @@ pub fn run(args: UnwinnableArgs) -> ExitCode {
         eprintln!("error: --threads applies to a batch (--epd FILE)");
         return ExitCode::from(2);
     }
+    if args.shortest && args.epd.is_none() {
+        eprintln!("error: --shortest applies to a batch (--epd FILE); one position always shows one of the shortest");
+        return ExitCode::from(2);
+    }
     let budget = Budget(args.budget);
     let mut out = std::io::stdout().lock();
     if let Some(path) = &args.epd {
@@ -75,13 +84,14 @@ pub fn run(args: UnwinnableArgs) -> ExitCode {
         };
         let lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
         let chess960 = args.position.variant.chess960;
+        let example = if args.shortest { Example::Shortest } else { Example::Any };
         let answer = |line: &str| {
             let answer = match epd_fen(line).map(|f| Position::from_fen(&f).map_err(|e| e.to_string())) {
                 Some(Ok(mut pos)) => {
                     if chess960 {
                         pos.set_chess960(true);
                     }
-                    Answer::of(&pos, sides, budget, Example::Batch)
+                    Answer::of(&pos, sides, budget, example)
                 }
                 Some(Err(e)) => Answer::error(line, &format!("bad FEN: {e}")),
                 None => Answer::error(line, "not a FEN (it needs at least 4 fields)"),
@@ -141,8 +151,12 @@ struct Answer {
 /// How short the helpmates shown are made.
 #[derive(Clone, Copy)]
 enum Example {
-    /// Within [`unwinnable::EXAMPLE_NODES`] a side, counted in the time of the position.
-    Batch,
+    /// The decision's own helpmate, its cycles and the moves past a mate on the way cut
+    /// ([`unwinnable::decide_with_any_example`]): the batch's default.
+    Any,
+    /// One of the shortest where one of at most six half-moves exists
+    /// ([`unwinnable::decide_with_example`]): the batch with `--shortest`.
+    Shortest,
     /// As in the position report ([`unwinnable::for_reader`]).
     Reader,
 }
@@ -153,7 +167,8 @@ impl Answer {
         let mut decisions = [None, None];
         for &side in sides {
             decisions[side.index()] = Some(match example {
-                Example::Batch => unwinnable::decide_with_example(pos, side, budget, unwinnable::EXAMPLE_NODES),
+                Example::Any => unwinnable::decide_with_any_example(pos, side, budget),
+                Example::Shortest => unwinnable::decide_with_example(pos, side, budget, unwinnable::EXAMPLE_NODES),
                 Example::Reader => unwinnable::for_reader(pos, side, &decide(pos, side, budget)),
             });
         }

@@ -657,12 +657,111 @@ fn helpmates_shown_to_a_reader_are_short() {
     let after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2";
     let (_, single, _) = common::arbiter_cli(&["unwinnable", "--fen", after, "--json"]);
     let file = temp_file("shown.epd", &format!("{after}\n"));
-    let (_, batch, _) = common::arbiter_cli(&["unwinnable", "--json", "--epd", file.to_str().expect("path")]);
-    for json in [single, batch] {
+    let path = file.to_str().expect("path");
+    let (_, shortest, _) = common::arbiter_cli(&["unwinnable", "--json", "--shortest", "--epd", path]);
+    for json in [single, shortest] {
         for (side, color) in [("white", Color::White), ("black", Color::Black)] {
             let line = json_helpmate(&json, "\"fen\"", side);
             assert!(line.len() <= 5 && replays(after, color, &line), "{side}: {json}");
         }
+    }
+    // The batch's default (issue #64): the decision's own helpmate, valid, as long as it is.
+    let (_, batch, _) = common::arbiter_cli(&["unwinnable", "--json", "--epd", path]);
+    let _ = std::fs::remove_file(&file);
+    for (side, color) in [("white", Color::White), ("black", Color::Black)] {
+        assert!(replays(after, color, &json_helpmate(&batch, "\"fen\"", side)), "{side}: {batch}");
+    }
+}
+
+/// Issue #64: a batch shows the decision's helpmate by default (a line the decision found,
+/// its cycles cut: any valid one, at the decision's cost) and one of the shortest with
+/// `--shortest`: after 1.Nf3 the decision's lines run to dozens of half-moves, and the
+/// shortest are the brute force's length. `--shortest` belongs to a batch.
+#[test]
+fn a_batch_shows_any_helpmate_or_the_shortest_on_request() {
+    let after_nf3 = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1";
+    let file = temp_file("shortest.epd", &format!("{after_nf3}\n"));
+    let path = file.to_str().expect("path");
+    let (code, any, err) = common::arbiter_cli(&["unwinnable", "--json", "--epd", path]);
+    assert_eq!(code, 0, "{err}");
+    let (code, shortest, err) = common::arbiter_cli(&["unwinnable", "--json", "--shortest", "--epd", path]);
+    assert_eq!(code, 0, "{err}");
+    let _ = std::fs::remove_file(&file);
+    for (side, color) in [("white", Color::White), ("black", Color::Black)] {
+        let (any, short) = (json_helpmate(&any, "\"fen\"", side), json_helpmate(&shortest, "\"fen\"", side));
+        assert!(replays(after_nf3, color, &any) && replays(after_nf3, color, &short), "{side}: {any:?} {short:?}");
+        let common::helpmate::Found::Mate(brute) =
+            common::helpmate::shortest(after_nf3, color == Color::White, 7, 20_000_000)
+        else {
+            panic!("{side}: no helpmate of at most 7 half-moves found by the brute force")
+        };
+        assert_eq!(short.len(), brute.len(), "{side}: {short:?}, a shortest is {brute:?}");
+        assert!(any.len() > short.len(), "{side}: the decision's own line is {any:?}");
+    }
+    let (code, out, err) = common::arbiter_cli(&["unwinnable", "--shortest", "--fen", after_nf3]);
+    assert!(code == 2 && out.is_empty() && err.contains("--epd"), "{err}");
+}
+
+/// Issue #64: a lone knight or bishop against queens and rooks mates with the loser's men as
+/// blockers. On these finals of real games the plans found no helpmate within 2,000,000
+/// nodes (undetermined, a flag fall ruled a loss without evidence) or needed more than
+/// 1,500,000; the search of mating pictures finds each within 60,000, and python-chess
+/// replays the batch's lines.
+#[test]
+fn a_lone_minor_piece_against_heavy_pieces_is_decided_quickly() {
+    const CASES: [(&str, Color); 6] = [
+        ("8/8/4q3/B1K1bp2/8/5k2/8/7r w - - 4 66", Color::White),
+        ("8/8/3B4/8/6p1/5k2/8/1r4bK b - - 21 73", Color::White),
+        ("8/4pp2/3qb3/8/8/4k3/7K/7B w - - 8 57", Color::White),
+        ("Q1R5/8/7k/4b3/8/1PP2R2/2K5/8 w - - 1 53", Color::Black),
+        ("8/1R6/8/k7/2Q1K3/2b5/5P2/8 w - - 9 93", Color::Black),
+        ("8/8/8/8/8/1R4P1/1R1bk1K1/8 w - - 9 55", Color::Black),
+    ];
+    for (fen, side) in CASES {
+        let d = decide(&pos(fen), side, Budget::default());
+        let Verdict::Winnable { helpmate } = &d.verdict else { panic!("{fen} for {side:?}: {:?}", d.verdict) };
+        assert!(is_helpmate(&pos(fen), side, helpmate), "{fen} for {side:?}");
+        assert!(d.nodes < 100_000, "{fen} for {side:?}: {} nodes", d.nodes);
+    }
+    if python_chess_available() {
+        let epd: String = CASES.iter().map(|(fen, _)| format!("{fen}\n")).collect();
+        let file = temp_file("lone-minor.epd", &epd);
+        let (code, out, err) = common::arbiter_cli(&["unwinnable", "--json", "--epd", file.to_str().expect("path")]);
+        let _ = std::fs::remove_file(&file);
+        assert_eq!(code, 0, "{err}");
+        let script = r#"
+import chess, json, sys
+n = 0
+for line, side in zip(sys.stdin, sys.argv[1:]):
+    a = json.loads(line)
+    b = chess.Board(a["fen"])
+    for m in a[side]["helpmate"]:
+        mv = chess.Move.from_uci(m)
+        assert mv in b.legal_moves and not b.is_seventyfive_moves(), (a["fen"], m)
+        b.push(mv)
+    assert b.is_checkmate() and (b.turn == chess.BLACK) == (side == "white"), a["fen"]
+    n += 1
+print("replayed", n)
+"#;
+        let sides: Vec<&str> = CASES.iter().map(|(_, s)| if *s == Color::White { "white" } else { "black" }).collect();
+        let mut child = Command::new("python3")
+            .arg("-c")
+            .arg(script)
+            .args(&sides)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3");
+        use std::io::Write as _;
+        child.stdin.take().expect("stdin").write_all(out.as_bytes()).expect("write");
+        let done = child.wait_with_output().expect("python3");
+        let report = String::from_utf8_lossy(&done.stdout);
+        assert!(
+            done.status.success() && report.contains("replayed 6"),
+            "{report}{}",
+            String::from_utf8_lossy(&done.stderr)
+        );
     }
 }
 

@@ -462,6 +462,13 @@ pub fn decide_with_example(pos: &Position, side: Color, budget: Budget, nodes: u
     d
 }
 
+/// The decision with its own helpmate as the example, its cycles and the moves past a mate on
+/// the way cut out, without a search: the batch's default, at the decision's cost. A line
+/// shown this way is valid, not always a shortest ([`decide_with_example`] for that).
+pub fn decide_with_any_example(pos: &Position, side: Color, budget: Budget) -> Decision {
+    as_example(pos, side, &decide(pos, side, budget), 1, 0)
+}
+
 /// `d` with its helpmate made an example ([`shorten::example`]) within `nodes` (added to the
 /// decision's), from `from_plies` half-moves (the shorter lengths known to hold no helpmate).
 fn as_example(pos: &Position, side: Color, d: &Decision, from_plies: usize, nodes: u64) -> Decision {
@@ -475,25 +482,24 @@ fn as_example(pos: &Position, side: Color, d: &Decision, from_plies: usize, node
 }
 
 /// The decision as shown in a position report or a ruling (cached: a report is often
-/// rendered twice, as text and as a diagram): its helpmate made an example within
-/// [`SHORTEN_NODES`] ([`as_example`]), after the search for a shortest one of at most
-/// [`shorten::SHORT_PLIES`] half-moves has had up to [`SHORT_NODES`] to settle those
-/// lengths (where a line of a few moves exists, a reader is shown one of the shortest).
+/// rendered twice, as text and as a diagram): the search for a shortest helpmate of at most
+/// [`shorten::SHORT_PLIES`] half-moves first, then the decision's helpmate made an example
+/// ([`as_example`]) with what is left of [`SHORT_NODES`] (at most [`READER_SHORTEN_NODES`]).
 pub fn for_reader(pos: &Position, side: Color, d: &Decision) -> Decision {
     let Verdict::Winnable { helpmate } = &d.verdict else { return d.clone() };
     if helpmate.len() <= 2 {
         return d.clone();
     }
     cached((pos.key(), pos.halfmove_clock(), side, None), || {
-        // A table of its own, larger than the batch's: these searches run to millions of nodes.
-        let mut table = Table::new(shorten::READER_TABLE_BITS);
-        let short = shorten::short(pos, side, helpmate.len() - 2, SHORT_NODES, &mut table);
+        let short =
+            READER_TABLE.with(|t| shorten::short(pos, side, helpmate.len() - 2, SHORT_NODES, &mut t.borrow_mut()));
         match short.line {
             Some(line) if line.len() <= helpmate.len() => {
                 Decision { verdict: Verdict::Winnable { helpmate: line }, nodes: d.nodes + short.nodes }
             }
             _ => {
-                let mut e = as_example(pos, side, d, short.none_within + 1, SHORTEN_NODES);
+                let left = READER_SHORTEN_NODES.min(SHORT_NODES.saturating_sub(short.nodes));
+                let mut e = as_example(pos, side, d, short.none_within + 1, left);
                 e.nodes += short.nodes;
                 e
             }
@@ -501,11 +507,26 @@ pub fn for_reader(pos: &Position, side: Color, d: &Decision) -> Decision {
     })
 }
 
-/// The nodes an example may spend on lengths of at most [`shorten::SHORT_PLIES`], in the batch
-/// and for a reader: enough to settle them on every side of the self-play finals with a
-/// helpmate that short (the most one took: 1,010,116 nodes; docs/unwinnable.md), so that where
-/// one exists, one of the shortest is shown.
-const SHORT_NODES: u64 = 4_000_000;
+thread_local! {
+    /// The exact search's table for a reader's example ([`for_reader`]): larger than the
+    /// batch's ([`shorten::TABLE_BITS`]), as its searches run to hundreds of thousands of nodes.
+    static READER_TABLE: RefCell<Table> = RefCell::new(Table::new(shorten::READER_TABLE_BITS));
+}
+
+/// The nodes an example may take per side where a shortest one is wanted (a reader's, and the
+/// batch's with `--shortest`): the exact search over the lengths of at most
+/// [`shorten::SHORT_PLIES`] half-moves first (a reader's then shortens the decision's line with
+/// what is left). It bounds the time, so that a position report (both sides) answers within
+/// 100 ms; where a helpmate of at most six half-moves exists, it is enough to show one of the
+/// shortest on all but 10 of the 5,788 sides of the record and self-play finals with one
+/// (docs/unwinnable.md). Until issue #64 it was 4,000,000 (all of them, up to 0.6 s a side).
+const SHORT_NODES: u64 = 100_000;
+
+/// The most a reader's example spends on shortening the decision's line (where no helpmate of
+/// at most [`shorten::SHORT_PLIES`] half-moves was found): [`SHORTEN_NODES`] until issue #64,
+/// when a report of two sides each shortening their line (K+N v K+N fifty half-moves before
+/// the seventy-five-move rule) took 200,000 nodes, some 100 ms.
+const READER_SHORTEN_NODES: u64 = 40_000;
 
 /// Both sides' decisions, White first.
 pub fn decide_both(pos: &Position, budget: Budget) -> [Decision; 2] {
