@@ -36,8 +36,9 @@ pub struct UnwinnableArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// Batch: show one of the shortest helpmates where one of at most six half-moves exists
-    /// (as the single-position answer does), at some three times the batch's cost; without
-    /// it a batch shows the decision's helpmate, cycles cut out (docs/unwinnable.md).
+    /// (as the single-position answer does), at about twice the default's median time and five
+    /// times its mean; without it a batch shows any valid helpmate, the decision's own with its
+    /// cycles cut out (docs/unwinnable.md).
     #[arg(long)]
     pub shortest: bool,
 }

@@ -161,8 +161,9 @@ const SHORT_HORIZON: u64 = 10;
 const QUICK_NODES: u64 = 2_000;
 
 /// Nodes the search of a lone minor piece's mating pictures may use ([`pattern::search`]):
-/// on the record finals it found 129 of the 130 such helpmates it was asked for, the most
-/// it took 129,360 nodes, nine in ten within 30,000 (docs/unwinnable.md).
+/// with it the record finals' 5 and `light-against-heavy.epd`'s 8 sides left undetermined after
+/// 2,000,000 nodes get a helpmate, and the decisions' mean time falls from 501 to 130 µs and
+/// from 1,137 to 180 µs (docs/unwinnable.md, Measured, 2026-12-07).
 const PATTERN_NODES: u64 = 60_000;
 
 /// The search tables, kept per thread so a decision allocates nothing after the first.
@@ -427,9 +428,8 @@ enum Stage {
 impl Stage {
     /// The stage's nodes in a round of `step` (the breadth-first search only once `wide`).
     /// With a light winner against heavy pieces the exhaustive searches get an eighth: the
-    /// heavy pieces roam, so they seldom close (on the 3,001 record finals, 3,000 light
-    /// against heavy positions and CHA's vectors, 24 such sides were proved by them, each
-    /// within 200,000 nodes), while a helpmate is nearly always there.
+    /// heavy pieces roam, so they seldom close, while a helpmate is nearly always there (CHA's
+    /// vectors and the position files of docs/unwinnable.md decide as many sides as before).
     fn share(&self, step: u64, wide: bool, light_against_heavy: bool) -> u64 {
         let exhaustive = if light_against_heavy { step / 8 } else { step };
         match self {
@@ -517,9 +517,10 @@ thread_local! {
 /// batch's with `--shortest`): the exact search over the lengths of at most
 /// [`shorten::SHORT_PLIES`] half-moves first (a reader's then shortens the decision's line with
 /// what is left). It bounds the time, so that a position report (both sides) answers within
-/// 100 ms; where a helpmate of at most six half-moves exists, it is enough to show one of the
-/// shortest on all but 10 of the 5,788 sides of the record and self-play finals with one
-/// (docs/unwinnable.md). Until issue #64 it was 4,000,000 (all of them, up to 0.6 s a side).
+/// 100 ms; where a helpmate of at most six half-moves exists, a reader is shown one of the
+/// shortest on all but 8 of the 5,788 such sides of the record and self-play finals, `--shortest`
+/// on all but 10 (docs/unwinnable.md). Until issue #64 it was 4,000,000 (all of them, up to
+/// 0.5 s a position).
 const SHORT_NODES: u64 = 100_000;
 
 /// The most a reader's example spends on shortening the decision's line (where no helpmate of
