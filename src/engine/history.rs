@@ -2,7 +2,7 @@
 //! continuation history (by the move played one and two plies earlier and this move's
 //! piece and target), capture history (by piece, target and victim), killers (by ply)
 //! and counter-moves (by the previous move's piece and target); and the static
-//! evaluation's correction (by side to move and pawn structure).
+//! evaluation's correction (by side to move, and by the pawns and by the other men).
 //! Each search thread has its own; `ucinewgame` clears it.
 
 use super::params;
@@ -49,8 +49,12 @@ pub type Continuation = [Option<PieceTo>; 2];
 
 const PIECE_TO: usize = 12 * 64;
 
-/// Correction-history entries per side (indexed by the pawn key).
+/// Correction-history entries per side and table.
 const CORRECTION_SIZE: usize = 16384;
+/// The correction tables: by the pawns (the pawn key), by White's other men and by Black's
+/// ([`men_key`]). A structure of either kind can mislead the evaluation the same way wherever
+/// the others stand.
+const CORRECTION_TABLES: usize = 3;
 /// Corrections are kept in 1/CORRECTION_GRAIN centipawns ...
 const CORRECTION_GRAIN: i32 = 256;
 /// ... and never exceed this many centipawns.
@@ -64,8 +68,9 @@ pub struct History {
     capture: Vec<i16>,
     counter: Box<[[Option<Move>; 64]; 12]>,
     killers: [[Option<Move>; 2]; MAX_PLY + 8],
-    /// `[side][pawn key % CORRECTION_SIZE]`, flattened: how far searches found the
-    /// static evaluation off, on average, in positions with this pawn structure.
+    /// `[table][side][key % CORRECTION_SIZE]`, flattened: the share of how far searches
+    /// found the static evaluation off in positions with this structure that each table's
+    /// entry carries (the entries of a position add up to its correction).
     correction: Vec<i32>,
 }
 
@@ -77,7 +82,7 @@ impl Default for History {
             capture: vec![0; PIECE_TO * 6],
             counter: Box::new([[None; 64]; 12]),
             killers: [[None; 2]; MAX_PLY + 8],
-            correction: vec![0; 2 * CORRECTION_SIZE],
+            correction: vec![0; CORRECTION_TABLES * 2 * CORRECTION_SIZE],
         }
     }
 }
@@ -169,19 +174,26 @@ impl History {
         self.killers[ply] = [None, None];
     }
 
-    /// What to add to the static evaluation of a position with this side to move and pawn key.
+    /// What to add to the static evaluation of `pos`.
     #[inline]
-    pub fn correction(&self, side: Color, pawn_key: u64) -> i32 {
-        self.correction[correction_index(side, pawn_key)] / CORRECTION_GRAIN
+    pub fn correction(&self, pos: &Position) -> i32 {
+        correction_indices(pos).iter().map(|&i| self.correction[i]).sum::<i32>() / CORRECTION_GRAIN
     }
 
-    /// A search of `depth` found `error` = search score - raw static evaluation: move the
-    /// correction towards it (an average weighted by depth).
-    pub fn update_correction(&mut self, side: Color, pawn_key: u64, depth: i32, error: i32) {
-        let e = &mut self.correction[correction_index(side, pawn_key)];
+    /// A search of `depth` found `error` = search score - raw static evaluation of `pos`:
+    /// each table's entry moves towards itself plus what the correction still misses (an
+    /// average weighted by depth), so the entries share the error. With one table this is
+    /// the entry moving towards the error.
+    pub fn update_correction(&mut self, pos: &Position, depth: i32, error: i32) {
+        let indices = correction_indices(pos);
         let w = (depth + 1).clamp(1, 16);
-        let target = error.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
-        *e = (*e * (256 - w) + target * w) / 256;
+        let missed = error * CORRECTION_GRAIN - indices.iter().map(|&i| self.correction[i]).sum::<i32>();
+        let max = CORRECTION_MAX * CORRECTION_GRAIN;
+        for i in indices {
+            let e = &mut self.correction[i];
+            let target = (*e + missed).clamp(-max, max);
+            *e = (*e * (256 - w) + target * w) / 256;
+        }
     }
 
     /// The remembered reply to the previous move.
@@ -214,9 +226,24 @@ impl QuietScorer<'_> {
     }
 }
 
+/// A hash of where `side`'s pieces other than pawns stand (a mix of their bitboards: cheaper
+/// than Zobrist keys kept by every move, and only an index here).
 #[inline]
-fn correction_index(side: Color, pawn_key: u64) -> usize {
-    side.index() * CORRECTION_SIZE + (pawn_key % CORRECTION_SIZE as u64) as usize
+fn men_key(pos: &Position, side: Color) -> u64 {
+    let mut h = 0x9e37_79b9_7f4a_7c15 ^ side.index() as u64;
+    for pt in [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen, PieceType::King] {
+        h = (h ^ pos.pieces_of(side, pt).0).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h ^= h >> 31;
+    }
+    h
+}
+
+/// Where `pos`'s entries are, one per table ([`CORRECTION_TABLES`]).
+#[inline]
+fn correction_indices(pos: &Position) -> [usize; CORRECTION_TABLES] {
+    let side = pos.side_to_move().index();
+    let keys = [pos.pawn_key(), men_key(pos, Color::White), men_key(pos, Color::Black)];
+    std::array::from_fn(|t| (t * 2 + side) * CORRECTION_SIZE + (keys[t] % CORRECTION_SIZE as u64) as usize)
 }
 
 #[cfg(test)]
@@ -236,5 +263,28 @@ mod tests {
             assert!(e >= -HISTORY_MAX, "{e}");
         }
         assert!(i16::try_from(e).is_ok());
+    }
+
+    /// The tables share the error: a position's correction converges to it (not to twice
+    /// it), another position with the same pawns gets the pawn table's share, and no entry
+    /// leaves its bound.
+    #[test]
+    fn the_correction_tables_share_the_error() {
+        crate::chess::attacks::init();
+        let pos = |fen: &str| Position::from_fen(fen).expect("FEN");
+        let a = pos("4k3/pp6/8/8/8/8/PP6/R3K3 w - - 0 1");
+        let same_pawns = pos("4k3/pp6/8/8/8/8/PP6/4K2Q w - - 0 1");
+        let mut h = History::default();
+        for _ in 0..400 {
+            h.update_correction(&a, 12, 60);
+        }
+        assert!((58..=60).contains(&h.correction(&a)), "{}", h.correction(&a));
+        let shared = h.correction(&same_pawns);
+        assert!(shared > 0 && shared < 60, "{shared}");
+        for _ in 0..400 {
+            h.update_correction(&a, 12, 10_000);
+        }
+        assert!(h.correction(&a) <= CORRECTION_TABLES as i32 * CORRECTION_MAX, "{}", h.correction(&a));
+        assert!(h.correction.iter().all(|e| e.abs() <= CORRECTION_MAX * CORRECTION_GRAIN));
     }
 }

@@ -1354,7 +1354,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
             // evaluation: not after a capture (material, not structure), and only in the
             // direction the bound allows.
             if bound.corrects(best, eval) && best_move.is_none_or(|m| !m.is_tactical()) && !is_mate_score(best) {
-                self.hist.update_correction(us, pos.pawn_key(), depth, best - raw);
+                self.hist.update_correction(pos, depth, best - raw);
             }
         }
         self.sh.tt.store(key, best_move, score_to_tt(best, ply), raw_eval.unwrap_or(0), depth, bound);
@@ -1405,7 +1405,7 @@ impl<'a, E: StaticEval> Worker<'a, E> {
     /// A static evaluation plus the correction history's adjustment.
     #[inline]
     fn corrected(&self, pos: &Position, raw: i32) -> i32 {
-        (raw + self.hist.correction(pos.side_to_move(), pos.pawn_key())).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
+        (raw + self.hist.correction(pos)).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
     }
 
     #[inline]
