@@ -118,20 +118,9 @@ fn json_one_object_per_game() {
     // The summary goes to stderr with --json.
     assert!(err.contains("Summary: 7 games, 2 clean"), "{err}");
     if Command::new("python3").args(["-c", "import json"]).output().is_ok_and(|o| o.status.success()) {
-        let check = Command::new("python3")
-            .args(["-c", "import json,sys\nfor l in sys.stdin: json.loads(l)"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .and_then(|mut c| {
-                use std::io::Write;
-                if let Some(mut w) = c.stdin.take() {
-                    w.write_all(out.as_bytes())?;
-                }
-                c.wait()
-            })
+        let check = common::python_with_input(&["-c", "import json,sys\nfor l in sys.stdin: json.loads(l)"], &out)
             .expect("python3");
-        assert!(check.success(), "a line is not valid JSON:\n{out}");
+        assert!(check.status.success(), "a line is not valid JSON:\n{out}");
     }
     let _ = std::fs::remove_file(path);
 }

@@ -1003,19 +1003,10 @@ fn the_json_summary_has_the_figures_of_the_text_one() {
 {d['time_losses'][0]}/{d['time_losses'][1]}, crashes or stalls {d['disconnects'][0]}/{d['disconnects'][1]}\")\n\
         assert d['games'] == 6 and d['interrupted'] is False and d['a'].startswith('Arbiter')\n\
         assert s['elo0'] == 0 and s['elo1'] == 10 and s['decision'] in (None, 'H0', 'H1')\n";
-    let mut child = match Command::new("python3")
-        .args(["-c", python])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-    {
-        Ok(c) => c,
+    let out = match crate::common::python_with_input(&["-c", python], &json) {
+        Ok(out) => out,
         Err(e) => return eprintln!("SKIPPED JSON check: cannot run python3 ({e})"),
     };
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(json.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{json}\n{}", String::from_utf8_lossy(&out.stderr));
     // Every line Python made from the JSON is in the text summary.
     for line in String::from_utf8_lossy(&out.stdout).lines() {

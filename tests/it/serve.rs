@@ -310,20 +310,15 @@ fn arbiter_replies_and_the_game_exports_as_pgn() {
     assert_eq!(status, 200);
     assert!(pgn.contains("[Result \"1/2-1/2\"]") && pgn.contains("[FEN \"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"]"), "{pgn}");
     if super::common::have_python() {
-        let out = Command::new("python3")
-            .args([
+        let out = super::common::python_with_input(
+            &[
                 "-c",
                 "import chess.pgn, io, sys; g = chess.pgn.read_game(io.StringIO(sys.stdin.read())); \
                  assert not g.errors, g.errors; print(g.headers['Result'], len(list(g.mainline_moves())), g.end().board().fen())",
-            ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .and_then(|mut c| {
-                c.stdin.take().expect("stdin").write_all(pgn.as_bytes())?;
-                c.wait_with_output()
-            })
-            .expect("python3 runs");
+            ],
+            &pgn,
+        )
+        .expect("python3 runs");
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success() && text.starts_with("1/2-1/2 2 5k2/3Q4/"), "python-chess read: {text}");
     }

@@ -653,16 +653,7 @@ fn explain_json_is_one_object_with_the_tables_value() {
                       assert t['status']=='known' and t['value']=='win' and t['dtz']>0 and t['result']=='win', t; \
                       assert all(set(m)>={'move','san','value','dtz','best'} for m in t['moves']), t; \
                       assert any(m['best'] for m in t['moves']) and len(t['moves'])>10, t; print('ok')";
-        let mut child = std::process::Command::new("python3")
-            .args(["-c", script])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("python3");
-        use std::io::Write;
-        child.stdin.take().expect("stdin").write_all(out.as_bytes()).expect("write");
-        let o = child.wait_with_output().expect("python3");
+        let o = crate::common::python_with_input(&["-c", script], &out).expect("python3");
         assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "ok", "{}", String::from_utf8_lossy(&o.stderr));
     }
     assert!(out.contains("\"cursed_win\"") || out.contains("\"value\":\"win\""), "{out}");

@@ -744,18 +744,8 @@ for line, side in zip(sys.stdin, sys.argv[1:]):
 print("replayed", n)
 "#;
         let sides: Vec<&str> = CASES.iter().map(|(_, s)| if *s == Color::White { "white" } else { "black" }).collect();
-        let mut child = Command::new("python3")
-            .arg("-c")
-            .arg(script)
-            .args(&sides)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("python3");
-        use std::io::Write as _;
-        child.stdin.take().expect("stdin").write_all(out.as_bytes()).expect("write");
-        let done = child.wait_with_output().expect("python3");
+        let args: Vec<&str> = ["-c", script].into_iter().chain(sides).collect();
+        let done = common::python_with_input(&args, &out).expect("python3");
         let report = String::from_utf8_lossy(&done.stdout);
         assert!(
             done.status.success() && report.contains("replayed 6"),

@@ -20,6 +20,23 @@ pub fn have_python() -> bool {
     ok
 }
 
+/// Runs `python3 ARGS` with `input` on its standard input; its output (stdout and stderr
+/// captured). An error only when python3 cannot be started.
+pub fn python_with_input(args: &[&str], input: &str) -> std::io::Result<std::process::Output> {
+    use std::io::Write;
+    let mut child = Command::new("python3")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    // A script that exits without reading its input closes the pipe: its output says why.
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    child.wait_with_output()
+}
+
 pub struct Engine {
     pub child: Child,
     stdin: Option<ChildStdin>,
